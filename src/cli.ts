@@ -1,0 +1,106 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { ConfigError, loadConfig } from './config.ts';
+import { startEmbeddedPostgres } from './platform/db/embedded.ts';
+import { migrate } from './platform/db/migrate.ts';
+import { createPool } from './platform/db/pool.ts';
+import { type Mode, type Running, startRampart } from './runtime.ts';
+
+const USAGE = `usage: rampart <command>
+  serve                         API, hosted pages and workers (default)
+  worker                        background workers only
+  migrate                       apply pending migrations and exit
+  operator <METHOD> <path> [json]   call the operator API, e.g.
+                                rampart operator POST /operator/v1/sandbox/clock '{"advanceSeconds":900}'`;
+
+function printBanner(running: Running) {
+  const { config } = running.ctx;
+  const url = config.publicUrls[0];
+  const lines = [`Rampart ${config.env} is up at ${url}  (docs: ${url}/docs)`];
+  if (running.generatedOperatorToken) {
+    lines.push(
+      `Operator token (shown once, also kept in ${running.secretsFile}):`,
+      `  ${running.generatedOperatorToken}`,
+    );
+  } else if (config.env === 'sandbox' && !process.env.RAMPART_OPERATOR_TOKEN) {
+    lines.push(`Operator token: in ${running.secretsFile}`);
+  }
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+async function run(mode: Mode) {
+  const config = loadConfig();
+  const running = await startRampart(config, mode);
+  if (mode === 'serve') printBanner(running);
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    process.stdout.write(`Rampart: ${signal} received, draining\n`);
+    running.stop().then(
+      () => process.exit(0),
+      (error) => {
+        process.stderr.write(`Rampart: shutdown failed: ${(error as Error).message}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+async function runMigrations() {
+  const config = loadConfig();
+  const embedded = config.databaseUrl
+    ? undefined
+    : await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.embeddedPgPort });
+  const db = createPool({
+    connectionString: config.databaseUrl ?? embedded!.connectionString,
+    max: 1,
+    statementTimeoutMs: config.dbStatementTimeoutMs,
+  });
+  const applied = await migrate(db);
+  process.stdout.write(applied.length ? `applied: ${applied.join(', ')}\n` : 'nothing to apply\n');
+  await db.end();
+  await embedded?.stop();
+}
+
+/** Operator token from the environment, else the sandbox secrets file of the data directory. */
+async function operatorToken(): Promise<string> {
+  if (process.env.RAMPART_OPERATOR_TOKEN) return process.env.RAMPART_OPERATOR_TOKEN;
+  const file = path.join(path.resolve(process.env.RAMPART_DATA_DIR || 'data'), 'sandbox-secrets.json');
+  const stored = JSON.parse(await readFile(file, 'utf8')) as { operatorToken: string };
+  return stored.operatorToken;
+}
+
+async function operatorCall(args: string[]) {
+  const [method, route, body] = args;
+  if (!method || !route?.startsWith('/operator/')) throw new Error(USAGE);
+  const base = process.env.RAMPART_URL ?? `http://127.0.0.1:${process.env.PORT || 3000}`;
+  const response = await fetch(`${base}${route}`, {
+    method: method.toUpperCase(),
+    headers: {
+      authorization: `Bearer ${await operatorToken()}`,
+      ...(body ? { 'content-type': 'application/json' } : {}),
+    },
+    ...(body ? { body } : {}),
+  });
+  process.stdout.write(`${response.status} ${await response.text()}\n`);
+  if (!response.ok) process.exitCode = 1;
+}
+
+export async function main(argv: string[]) {
+  const [command = 'serve', ...rest] = argv;
+  try {
+    if (command === 'serve' || command === 'worker') return await run(command);
+    if (command === 'migrate') return await runMigrations();
+    if (command === 'operator') return await operatorCall(rest);
+    process.stderr.write(`${USAGE}\n`);
+    process.exitCode = 2;
+  } catch (error) {
+    const message =
+      error instanceof ConfigError ? `config error: ${error.message}` : (error as Error).message;
+    process.stderr.write(`rampart: ${message}\n`);
+    process.exit(1);
+  }
+}

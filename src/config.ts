@@ -1,0 +1,145 @@
+import path from 'node:path';
+
+/**
+ * Every setting Rampart reads from the environment, validated once at start.
+ * A bad value stops the process with one line naming the variable (see ConfigError).
+ * Keep this list and the README's env table in step.
+ */
+export interface Config {
+  env: 'sandbox' | 'production';
+  host: string;
+  port: number;
+  /** Public base URLs clients call us by, without trailing slash; signatures are checked against each. */
+  publicUrls: string[];
+  /** 32-byte AES-256-GCM key; undefined until the sandbox bootstrap fills it in. */
+  masterKey: Buffer | undefined;
+  operatorToken: string | undefined;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  embeddedPgPort: number;
+  dbPoolSize: number;
+  dbStatementTimeoutMs: number;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  bodyLimitBytes: number;
+  shutdownTimeoutMs: number;
+  workersEnabled: boolean;
+  workerPollMs: number;
+}
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    reason: string,
+  ) {
+    super(`${variable}: ${reason}`);
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+function intSetting(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `must be a whole number, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max)
+    throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!(allowed as readonly string[]).includes(raw)) {
+    throw new ConfigError(name, `must be one of ${allowed.join(', ')}, got "${raw}"`);
+  }
+  return raw as T;
+}
+
+function booleanSetting(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  throw new ConfigError(name, `must be true or false, got "${raw}"`);
+}
+
+function publicUrls(env: Env, port: number): string[] {
+  const raw = env.RAMPART_PUBLIC_URL;
+  if (raw === undefined || raw.trim() === '') return [`http://localhost:${port}`];
+  return raw.split(',').map((entry) => {
+    const trimmed = entry.trim();
+    let url: URL;
+    try {
+      url = new URL(trimmed);
+    } catch {
+      throw new ConfigError('RAMPART_PUBLIC_URL', `"${trimmed}" is not a URL`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      throw new ConfigError('RAMPART_PUBLIC_URL', `"${trimmed}" must be http or https`);
+    }
+    if (url.search || url.hash)
+      throw new ConfigError('RAMPART_PUBLIC_URL', `"${trimmed}" must not carry a query`);
+    // Signatures are computed over base + path, so a trailing slash would double up.
+    return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+  });
+}
+
+/** Accepts the key as 64 hex characters or 44 base64 characters: both are exactly 32 bytes. */
+export function parseMasterKey(raw: string, variable = 'RAMPART_MASTER_KEY'): Buffer {
+  const key = /^[0-9a-fA-F]{64}$/.test(raw) ? Buffer.from(raw, 'hex') : Buffer.from(raw, 'base64');
+  if (key.length !== 32 || (!/^[0-9a-fA-F]{64}$/.test(raw) && key.toString('base64') !== raw)) {
+    throw new ConfigError(variable, 'must be 32 bytes written as 64 hex or 44 base64 characters');
+  }
+  return key;
+}
+
+function operatorToken(env: Env): string | undefined {
+  const raw = env.RAMPART_OPERATOR_TOKEN;
+  if (raw === undefined || raw === '') return undefined;
+  if (raw.length < 32 || raw.length > 256 || !/^[\x21-\x7e]+$/.test(raw)) {
+    throw new ConfigError('RAMPART_OPERATOR_TOKEN', 'must be 32 to 256 printable characters without spaces');
+  }
+  return raw;
+}
+
+function databaseUrl(env: Env): string | undefined {
+  const raw = env.DATABASE_URL;
+  if (raw === undefined || raw === '') return undefined;
+  if (!/^postgres(ql)?:\/\//.test(raw))
+    throw new ConfigError('DATABASE_URL', 'must start with postgres:// or postgresql://');
+  return raw;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const runEnv = oneOf(env, 'RAMPART_ENV', ['sandbox', 'production'] as const, 'sandbox');
+  const port = intSetting(env, 'PORT', 3000, 0, 65535);
+  const masterKey = env.RAMPART_MASTER_KEY ? parseMasterKey(env.RAMPART_MASTER_KEY) : undefined;
+  const token = operatorToken(env);
+  if (runEnv === 'production' && !masterKey) {
+    throw new ConfigError('RAMPART_MASTER_KEY', 'is required when RAMPART_ENV=production');
+  }
+  if (runEnv === 'production' && !token) {
+    throw new ConfigError('RAMPART_OPERATOR_TOKEN', 'is required when RAMPART_ENV=production');
+  }
+  return {
+    env: runEnv,
+    host: env.HOST || '0.0.0.0',
+    port,
+    publicUrls: publicUrls(env, port),
+    masterKey,
+    operatorToken: token,
+    databaseUrl: databaseUrl(env),
+    dataDir: path.resolve(env.RAMPART_DATA_DIR || 'data'),
+    embeddedPgPort: intSetting(env, 'RAMPART_EMBEDDED_PG_PORT', 54329, 1024, 65535),
+    dbPoolSize: intSetting(env, 'RAMPART_DB_POOL_SIZE', 10, 1, 500),
+    dbStatementTimeoutMs: intSetting(env, 'RAMPART_DB_STATEMENT_TIMEOUT_MS', 5000, 100, 600_000),
+    logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
+    bodyLimitBytes: intSetting(env, 'RAMPART_BODY_LIMIT_BYTES', 1_048_576, 1024, 64 * 1_048_576),
+    shutdownTimeoutMs: intSetting(env, 'RAMPART_SHUTDOWN_TIMEOUT_MS', 10_000, 100, 600_000),
+    workersEnabled: booleanSetting(env, 'RAMPART_WORKERS', true),
+    workerPollMs: intSetting(env, 'RAMPART_WORKER_POLL_MS', 1000, 10, 60_000),
+  };
+}

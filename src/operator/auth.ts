@@ -1,0 +1,48 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AppContext } from '../platform/context.ts';
+import { secretsEqual } from '../platform/crypto.ts';
+import { unauthenticated } from '../platform/errors.ts';
+import { insertAudit } from './store.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set when the handler already wrote its audit row inside its own transaction. */
+    operatorAudited?: boolean;
+  }
+}
+
+function bearerToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (typeof header !== 'string') return undefined;
+  const match = /^Bearer ([\x21-\x7e]{1,512})$/.exec(header);
+  return match?.[1];
+}
+
+export function operatorAction(request: FastifyRequest): string {
+  return `${request.method} ${request.routeOptions.url ?? request.url.split('?')[0]}`;
+}
+
+/**
+ * Operator calls carry `Authorization: Bearer <RAMPART_OPERATOR_TOKEN>`, compared in constant
+ * time. Every call is audited: state changes write their row in their own transaction, and
+ * this hook writes one for everything else (reads, refusals, bad input).
+ */
+export function installOperatorAuth(app: FastifyInstance, ctx: AppContext) {
+  app.addHook('onRequest', async (request) => {
+    const token = bearerToken(request);
+    if (token === undefined || !secretsEqual(token, ctx.config.operatorToken)) {
+      throw unauthenticated('accessDenied.invalidOperatorToken', 'Missing or invalid operator token.');
+    }
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    if (request.operatorAudited) return;
+    const status = reply.statusCode;
+    await insertAudit(ctx.db, {
+      actor: status === 401 ? 'anonymous' : 'operator',
+      action: operatorAction(request),
+      outcome: status === 401 || status === 403 ? 'denied' : status >= 400 ? 'rejected' : 'ok',
+      status,
+      remoteIp: request.ip,
+    }).catch((error) => request.log.error({ err: error }, 'operator audit write failed'));
+  });
+}

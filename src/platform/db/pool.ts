@@ -1,0 +1,49 @@
+import pg from 'pg';
+
+export type Db = pg.Pool;
+/** Anything that runs a query: the pool itself or a client inside a transaction. */
+export type Queryable = Pick<pg.PoolClient, 'query'>;
+export type Tx = pg.PoolClient;
+
+// NUMERIC comes back as text and is turned into Decimal by the stores, never into a float.
+pg.types.setTypeParser(pg.types.builtins.NUMERIC, (text) => text);
+// BIGINT columns (epoch-ms counters) fit a JS number; keep them numbers.
+pg.types.setTypeParser(pg.types.builtins.INT8, (text) => Number(text));
+
+export interface PoolSettings {
+  connectionString: string;
+  max: number;
+  statementTimeoutMs: number;
+  applicationName?: string;
+}
+
+export function createPool(settings: PoolSettings): Db {
+  const pool = new pg.Pool({
+    connectionString: settings.connectionString,
+    max: settings.max,
+    statement_timeout: settings.statementTimeoutMs,
+    connectionTimeoutMillis: 5000,
+    idleTimeoutMillis: 30_000,
+    application_name: settings.applicationName ?? 'rampart',
+  });
+  // An idle client losing its server (restart, failover) must not crash the process;
+  // the pool drops it and the next checkout reconnects.
+  pool.on('error', () => undefined);
+  return pool;
+}
+
+/** Runs fn in one transaction: commit on success, rollback on any throw. */
+export async function withTransaction<T>(db: Db, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  const client = await db.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await fn(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}

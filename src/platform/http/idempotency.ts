@@ -1,0 +1,128 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Clock } from '../clock.ts';
+import { sha256Hex } from '../crypto.ts';
+import { type Db, type Tx, withTransaction } from '../db/pool.ts';
+import { ApiError } from '../errors.ts';
+import { serializeJson } from '../json.ts';
+
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+
+interface StoredAnswer {
+  request_hash: string;
+  response_status: number;
+  response_body: string;
+}
+
+/** A replayed answer: the exact bytes stored with the original effect. */
+export class ReplayedAnswer {
+  constructor(
+    readonly status: number,
+    readonly body: string,
+  ) {}
+}
+
+function idempotencyKey(request: FastifyRequest): string | undefined {
+  const header = request.headers['idempotency-key'];
+  if (header === undefined) return undefined;
+  if (Array.isArray(header) || !KEY_PATTERN.test(header)) {
+    throw new ApiError(
+      'ValidationException',
+      'validation.idempotencyKey',
+      'Idempotency-Key must be one header of 1 to 255 printable characters.',
+      { problematicField: 'Idempotency-Key' },
+    );
+  }
+  return header;
+}
+
+/** Same key means same request only if the path and the body bytes are the same; the query's timestamp may differ. */
+function requestFingerprint(request: FastifyRequest): string {
+  const path = (request.raw.url ?? '').split('?')[0] ?? '';
+  return sha256Hex(
+    Buffer.concat([Buffer.from(`${request.method} ${path}\n`), request.rawBody ?? Buffer.alloc(0)]),
+  );
+}
+
+async function findAnswer(
+  tx: Tx,
+  scope: string,
+  key: string,
+  nowMs: number,
+): Promise<StoredAnswer | undefined> {
+  await tx.query(
+    'DELETE FROM idempotency_keys WHERE scope = $1 AND key = $2 AND expires_at <= to_timestamp($3 / 1000.0)',
+    [scope, key, nowMs],
+  );
+  const { rows } = await tx.query<StoredAnswer>(
+    'SELECT request_hash, response_status, response_body FROM idempotency_keys WHERE scope = $1 AND key = $2',
+    [scope, key],
+  );
+  return rows[0];
+}
+
+/**
+ * Runs a creating POST's effect in one transaction with its Idempotency-Key (API.md):
+ * the answer is stored in the same transaction as the effect, so a crash leaves either both or
+ * neither. Same key + same request → the stored answer; other request → 422; the same key
+ * still running elsewhere → 409 (a transaction-scoped advisory lock, tried without waiting).
+ * Failed effects store nothing, so a corrected retry with the same key goes through.
+ *
+ * `callerScope` identifies who is calling (partner and masquerade target), keeping keys apart.
+ */
+export async function runIdempotent<T>(
+  deps: { db: Db; clock: Clock },
+  request: FastifyRequest,
+  callerScope: string,
+  effect: (tx: Tx) => Promise<T>,
+  status = 200,
+): Promise<T | ReplayedAnswer> {
+  const key = idempotencyKey(request);
+  if (key === undefined) return withTransaction(deps.db, effect);
+  const scope = `${callerScope} ${request.method} ${request.routeOptions.url ?? ''}`;
+  const fingerprint = requestFingerprint(request);
+  return withTransaction(deps.db, async (tx) => {
+    const { rows } = await tx.query<{ locked: boolean }>(
+      'SELECT pg_try_advisory_xact_lock(hashtext($1), hashtext($2)) AS locked',
+      [scope, key],
+    );
+    if (!rows[0]?.locked) {
+      throw new ApiError(
+        'IdempotencyConflictException',
+        'idempotency.inFlight',
+        'A request with this Idempotency-Key is still being processed; retry later.',
+        { status: 409, transient: true },
+      );
+    }
+    const nowMs = deps.clock.nowMs();
+    const stored = await findAnswer(tx, scope, key, nowMs);
+    if (stored && stored.request_hash !== fingerprint) {
+      throw new ApiError(
+        'IdempotencyConflictException',
+        'idempotency.keyReused',
+        'This Idempotency-Key was used with a different request.',
+        { status: 422, problematicField: 'Idempotency-Key' },
+      );
+    }
+    if (stored) return new ReplayedAnswer(stored.response_status, stored.response_body);
+    const result = await effect(tx);
+    await tx.query(
+      `INSERT INTO idempotency_keys (scope, key, request_hash, response_status, response_body, created_at, expires_at)
+       VALUES ($1, $2, $3, $4, $5, to_timestamp($6 / 1000.0), to_timestamp($7 / 1000.0))`,
+      [scope, key, fingerprint, status, serializeJson(result), nowMs, nowMs + IDEMPOTENCY_TTL_MS],
+    );
+    return result;
+  });
+}
+
+/** Sends either the fresh result or the replayed bytes, marking replays as API.md says. */
+export function sendIdempotent<T>(reply: FastifyReply, outcome: T | ReplayedAnswer, status = 200) {
+  if (outcome instanceof ReplayedAnswer) {
+    return reply
+      .code(outcome.status)
+      .header('idempotency-replayed', 'true')
+      .type('application/json; charset=utf-8')
+      .send(outcome.body);
+  }
+  return reply.code(status).send(outcome);
+}

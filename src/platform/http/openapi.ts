@@ -1,0 +1,68 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+
+export const ErrorEnvelopeSchema = Type.Object(
+  {
+    language: Type.Literal('en'),
+    exceptionId: Type.String({
+      description: 'Support reference; logged with the fault. `test_` prefix in sandbox.',
+    }),
+    compositeType: Type.String(),
+    subType: Type.String(),
+    errorCode: Type.String({ examples: ['validation.invalidValue'] }),
+    message: Type.String(),
+    type: Type.String({ examples: ['ValidationException'] }),
+    transient: Type.Boolean({ description: 'True when retrying the same request may succeed' }),
+    problematicField: Type.Optional(Type.String()),
+  },
+  { $id: 'ErrorEnvelope', title: 'Wyre error envelope' },
+);
+
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: 'Invalid request (ValidationException, FieldRequiredException, JsonFormatException, …)',
+  401: 'Missing or invalid credentials (AccessDeniedException)',
+  403: 'Authenticated but not allowed (AccessDeniedException, accessDenied.forbidden)',
+  404: 'Not found (NotFoundException)',
+  409: 'Same Idempotency-Key still in flight (IdempotencyConflictException)',
+  413: 'Body too large (PayloadTooLargeException)',
+  415: 'Unsupported Content-Type (UnsupportedMediaTypeException)',
+  422: 'Idempotency-Key reused with another request (IdempotencyConflictException)',
+  429: 'Too many requests (RateLimitException, Retry-After header)',
+  500: 'Unexpected fault (UnknownException, transient)',
+  503: 'Not ready or dependency unavailable (ServiceUnavailableException, transient)',
+};
+
+/** Response schemas for the envelope at the given statuses (500 is always added: any route can fault). */
+export function errorResponses(...statuses: number[]) {
+  const out: Record<number, unknown> = {};
+  for (const status of [...statuses, 500]) {
+    out[status] = { ...Type.Ref('ErrorEnvelope'), description: ERROR_DESCRIPTIONS[status] ?? 'Error' };
+  }
+  return out;
+}
+
+export async function installOpenApi(app: FastifyInstance, publicUrls: string[]) {
+  app.addSchema(ErrorEnvelopeSchema);
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Rampart API',
+        version: '0.1.0',
+        description:
+          'Payments and custody service speaking the Wyre v2/v3 API. Errors use the Wyre envelope.',
+      },
+      servers: publicUrls.map((url) => ({ url })),
+      components: {
+        securitySchemes: {
+          operatorToken: { type: 'http', scheme: 'bearer', description: 'RAMPART_OPERATOR_TOKEN' },
+        },
+      },
+    },
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
+  });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true } });
+}

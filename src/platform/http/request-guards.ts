@@ -1,0 +1,95 @@
+import type { FastifyInstance, RouteOptions } from 'fastify';
+import FindMyWay from 'find-my-way';
+import { ApiError, notFound } from '../errors.ts';
+
+export const MAX_URL_BYTES = 8192;
+
+/** Query parameters every route accepts: the signature timestamp, Wyre's `format`, masquerading. */
+export const COMMON_QUERY_PROPERTIES = {
+  timestamp: { type: 'string', pattern: '^\\d{1,20}$', maxLength: 20 },
+  format: { type: 'string', enum: ['json', 'json_numberstring'] },
+  masqueradeAs: { type: 'string', minLength: 1, maxLength: 64 },
+};
+
+interface ObjectSchema {
+  type?: string;
+  properties?: Record<string, unknown>;
+  additionalProperties?: unknown;
+  [key: string]: unknown;
+}
+
+/**
+ * Every route gets a querystring schema that names the common parameters and refuses any
+ * other, so a misspelt parameter is an error rather than silently ignored.
+ */
+function withCommonQuery(schema: ObjectSchema | undefined): ObjectSchema {
+  const base = schema ?? { type: 'object' };
+  return {
+    ...base,
+    properties: { ...COMMON_QUERY_PROPERTIES, ...(base.properties ?? {}) },
+    additionalProperties: false,
+  };
+}
+
+const BODYLESS_METHODS = new Set(['GET', 'HEAD']);
+
+function hasBody(headers: Record<string, string | string[] | undefined>): boolean {
+  const length = headers['content-length'];
+  return (length !== undefined && length !== '0') || headers['transfer-encoding'] !== undefined;
+}
+
+export function installRequestGuards(app: FastifyInstance) {
+  // A second router holding every (method, path): it tells "wrong method" (405) from "no such path" (404).
+  const routeIndex = FindMyWay({ ignoreTrailingSlash: false });
+  const knownMethods = new Set<string>();
+
+  app.addHook('onRoute', (route: RouteOptions) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const method of methods) {
+      if (method === 'HEAD' || method === 'OPTIONS') continue;
+      knownMethods.add(method);
+      routeIndex.on(method as 'GET', route.url, () => undefined);
+    }
+    if (route.config?.skipQueryGuard) return;
+    const schema = (route.schema ?? {}) as { querystring?: ObjectSchema };
+    route.schema = { ...route.schema, querystring: withCommonQuery(schema.querystring) };
+  });
+
+  app.addHook('onRequest', async (request) => {
+    if (Buffer.byteLength(request.raw.url ?? '') > MAX_URL_BYTES) {
+      throw new ApiError(
+        'UriTooLongException',
+        'validation.urlTooLong',
+        `The URL is longer than ${MAX_URL_BYTES} bytes.`,
+      );
+    }
+    if (BODYLESS_METHODS.has(request.method) && hasBody(request.headers)) {
+      throw new ApiError(
+        'ValidationException',
+        'validation.bodyNotAllowed',
+        `${request.method} requests take no body.`,
+      );
+    }
+  });
+
+  app.setNotFoundHandler(async (request) => {
+    const path = (request.raw.url ?? '/').split('?')[0] ?? '/';
+    const allowed = [...knownMethods].filter((method) => routeIndex.find(method as 'GET', path) !== null);
+    if (allowed.length > 0) {
+      throw new ApiError(
+        'MethodNotAllowedException',
+        'validation.methodNotAllowed',
+        `${request.method} is not allowed on ${path}; use ${allowed.join(' or ')}.`,
+        { headers: { allow: allowed.join(', ') } },
+      );
+    }
+    throw notFound(`Route ${request.method} ${path}`);
+  });
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Routes outside the partner API (docs assets) keep their own query handling. */
+    skipQueryGuard?: boolean;
+  }
+}

@@ -1,0 +1,39 @@
+import { randomInt } from 'node:crypto';
+
+/** API.md's id alphabet: digits 2-9 and upper-case letters without I and O, so ids read back unambiguously. */
+export const ID_ALPHABET = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
+
+export type IdPrefix = 'AC' | 'US' | 'TF' | 'WO' | 'DA' | 'PA' | 'PT' | 'DO' | 'CB' | 'JB';
+
+/** Uniform, crypto-random characters; randomInt avoids the modulo bias of byte % 32 tricks. */
+export function randomChars(length: number, alphabet = ID_ALPHABET): string {
+  let out = '';
+  for (let i = 0; i < length; i++) out += alphabet[randomInt(alphabet.length)];
+  return out;
+}
+
+/** `AC_YQG97JUANCF`: prefix, underscore, 11 characters (55 bits of randomness). */
+export function newId(prefix: IdPrefix): string {
+  return `${prefix}_${randomChars(11)}`;
+}
+
+export function newReservationId(): string {
+  return randomChars(20);
+}
+
+/** `AK-XXXXXXXX-XXXXXXXX-XXXXXXXX-XXXXXXXX` and the same shape for `SK-` secrets (160 bits). */
+export function newKey(prefix: 'AK' | 'SK'): string {
+  return [prefix, randomChars(8), randomChars(8), randomChars(8), randomChars(8)].join('-');
+}
+
+/** Six characters, as Wyre's support references; sandbox ones carry `test_` so they are never confused. */
+export function newExceptionId(sandbox: boolean): string {
+  const id = randomChars(6);
+  return sandbox ? `test_${id}` : id;
+}
+
+const ID_PATTERN = new RegExp(`^[A-Z]{2}_[${ID_ALPHABET}]{11}$`);
+
+export function isId(value: string, prefix: IdPrefix): boolean {
+  return value.startsWith(`${prefix}_`) && ID_PATTERN.test(value);
+}

@@ -1,0 +1,112 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../db/pool.ts';
+
+export interface ClaimedJob {
+  id: number;
+  kind: string;
+  payload: Record<string, unknown>;
+  attempts: number;
+  max_attempts: number;
+}
+
+export type JobHandler = (job: ClaimedJob) => Promise<void>;
+
+const LEASE_SECONDS = 60;
+const BATCH = 10;
+
+/**
+ * Claims due jobs with FOR UPDATE SKIP LOCKED, so any number of processes can run workers on
+ * one database without taking the same job. A job whose worker died is claimed again once its
+ * lease runs out (at-least-once); handlers are written to be safe to repeat.
+ */
+export class JobRunner {
+  private readonly handlers = new Map<string, JobHandler>();
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private stopped = false;
+
+  constructor(
+    private readonly db: Db,
+    private readonly log: FastifyBaseLogger,
+    private readonly pollMs: number,
+  ) {}
+
+  register(kind: string, handler: JobHandler): void {
+    this.handlers.set(kind, handler);
+  }
+
+  start(): void {
+    this.stopped = false;
+    const tick = () => {
+      this.running = this.drain()
+        .then(() => undefined)
+        .catch((error) => this.log.warn({ err: error }, 'job poll failed'))
+        .finally(() => {
+          if (!this.stopped) this.timer = setTimeout(tick, this.pollMs);
+        });
+    };
+    tick();
+  }
+
+  /** Stops polling and waits for the jobs in hand to finish. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.running;
+  }
+
+  /** Runs every due job once; returns how many ran. Tests call this directly. */
+  async drain(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const jobs = await this.claim();
+      if (jobs.length === 0) return total;
+      for (const job of jobs) await this.run(job);
+      total += jobs.length;
+      if (this.stopped) return total;
+    }
+  }
+
+  private async claim(): Promise<ClaimedJob[]> {
+    const kinds = [...this.handlers.keys()];
+    if (kinds.length === 0) return [];
+    const { rows } = await this.db.query<ClaimedJob>(
+      `UPDATE jobs SET state = 'running', attempts = attempts + 1, locked_until = now() + make_interval(secs => $2)
+       WHERE id IN (
+         SELECT id FROM jobs
+         WHERE kind = ANY($3) AND run_at <= now()
+           AND (state = 'pending' OR (state = 'running' AND locked_until < now()))
+         ORDER BY run_at LIMIT $1 FOR UPDATE SKIP LOCKED)
+       RETURNING id, kind, payload, attempts, max_attempts`,
+      [BATCH, LEASE_SECONDS, kinds],
+    );
+    return rows;
+  }
+
+  private async run(job: ClaimedJob): Promise<void> {
+    const handler = this.handlers.get(job.kind);
+    try {
+      if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
+      await handler(job);
+      await this.db.query(
+        `UPDATE jobs SET state = 'done', finished_at = now(), locked_until = NULL WHERE id = $1`,
+        [job.id],
+      );
+    } catch (error) {
+      const message = (error as Error).message.slice(0, 1000);
+      const retry = job.attempts < job.max_attempts;
+      this.log.warn(
+        { jobId: job.id, kind: job.kind, attempt: job.attempts, retry, err: error },
+        'job failed',
+      );
+      // Exponential backoff: 2^attempt seconds, capped at one hour.
+      await this.db.query(
+        `UPDATE jobs SET state = $2, last_error = $3, locked_until = NULL,
+           run_at = CASE WHEN $2 = 'pending' THEN now() + make_interval(secs => LEAST(3600, power(2, attempts))) ELSE run_at END,
+           finished_at = CASE WHEN $2 = 'failed' THEN now() ELSE NULL END
+         WHERE id = $1`,
+        [job.id, retry ? 'pending' : 'failed', message],
+      );
+    }
+  }
+}

@@ -1,0 +1,92 @@
+import type { FastifyInstance } from 'fastify';
+import pino from 'pino';
+import { buildApp } from './app.ts';
+import type { Config } from './config.ts';
+import { syncSandboxClock } from './operator/service.ts';
+import { resolveSecrets } from './platform/bootstrap-secrets.ts';
+import { Clock } from './platform/clock.ts';
+import type { AppContext } from './platform/context.ts';
+import { type EmbeddedServer, startEmbeddedPostgres } from './platform/db/embedded.ts';
+import { migrate, readMigrations } from './platform/db/migrate.ts';
+import { createPool, type Db } from './platform/db/pool.ts';
+import { registerHousekeeping } from './platform/jobs/housekeeping.ts';
+import { JobRunner } from './platform/jobs/runner.ts';
+import { loggerOptions } from './platform/logger.ts';
+
+export type Mode = 'serve' | 'worker';
+
+export interface Running {
+  ctx: AppContext;
+  app: FastifyInstance | undefined;
+  jobs: JobRunner | undefined;
+  /** First start in sandbox: the generated operator token, for the banner. */
+  generatedOperatorToken: string | undefined;
+  secretsFile: string;
+  stop(): Promise<void>;
+}
+
+const CLOCK_SYNC_MS = 1000;
+
+async function openDatabase(
+  config: Config,
+  log: pino.Logger,
+): Promise<{ db: Db; embedded?: EmbeddedServer }> {
+  const settings = { max: config.dbPoolSize, statementTimeoutMs: config.dbStatementTimeoutMs };
+  if (config.databaseUrl) return { db: createPool({ connectionString: config.databaseUrl, ...settings }) };
+  const embedded = await startEmbeddedPostgres({
+    dataDir: config.dataDir,
+    port: config.embeddedPgPort,
+    log: (line) => log.debug({ postgres: line }, 'embedded postgres'),
+  });
+  return { db: createPool({ connectionString: embedded.connectionString, ...settings }), embedded };
+}
+
+/**
+ * Brings Rampart up: secrets, database (embedded or external), migrations, clock, HTTP app
+ * and workers. `stop()` drains in reverse order: stop accepting, finish in-flight requests
+ * (bounded by the shutdown timeout), stop workers, close the pool, stop the embedded server.
+ */
+export async function startRampart(config: Config, mode: Mode): Promise<Running> {
+  const log = pino(loggerOptions(config.logLevel) as pino.LoggerOptions);
+  const secrets = await resolveSecrets(config);
+  const { db, embedded } = await openDatabase(config, log);
+  const applied = await migrate(db);
+  if (applied.length > 0) log.info({ applied }, 'migrations applied');
+  const migrations = await readMigrations();
+  const ctx: AppContext = {
+    config: { ...config, masterKey: secrets.masterKey, operatorToken: secrets.operatorToken },
+    db,
+    clock: new Clock(),
+  };
+  await syncSandboxClock(ctx);
+  const clockSync = setInterval(() => void syncSandboxClock(ctx).catch(() => undefined), CLOCK_SYNC_MS);
+  clockSync.unref();
+
+  let app: FastifyInstance | undefined;
+  if (mode === 'serve') {
+    app = await buildApp(ctx, { latestMigration: migrations.at(-1)?.version ?? '' });
+    await app.listen({ host: config.host, port: config.port });
+  }
+  let jobs: JobRunner | undefined;
+  if (config.workersEnabled || mode === 'worker') {
+    jobs = new JobRunner(db, log, config.workerPollMs);
+    await registerHousekeeping(jobs, db);
+    jobs.start();
+  }
+
+  const stop = async () => {
+    clearInterval(clockSync);
+    const deadline = new Promise<void>((resolve) => setTimeout(resolve, config.shutdownTimeoutMs).unref());
+    await Promise.race([Promise.all([app?.close(), jobs?.stop()]), deadline]);
+    await db.end().catch(() => undefined);
+    await embedded?.stop();
+  };
+  return {
+    ctx,
+    app,
+    jobs,
+    stop,
+    generatedOperatorToken: secrets.generated ? secrets.operatorToken : undefined,
+    secretsFile: secrets.file,
+  };
+}
