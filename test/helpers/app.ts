@@ -1,0 +1,67 @@
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/app.ts';
+import { type Config, loadConfig } from '../../src/config.ts';
+import { Clock } from '../../src/platform/clock.ts';
+import type { AppContext } from '../../src/platform/context.ts';
+import { readMigrations } from '../../src/platform/db/migrate.ts';
+import { freshDatabase, type TestDatabase } from './db.ts';
+
+export const TEST_OPERATOR_TOKEN = 'test-operator-token-0123456789-abcdefghijkl';
+export const TEST_MASTER_KEY = '11'.repeat(32);
+
+export interface TestApp {
+  app: FastifyInstance;
+  ctx: AppContext;
+  database: TestDatabase;
+  /** `http://127.0.0.1:<port>`: tests send real bytes over a real socket. */
+  baseUrl: string;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  env?: Record<string, string>;
+  /** Registers extra routes (test-only probes) before the app starts listening. */
+  extend?: (app: FastifyInstance, ctx: AppContext) => void | Promise<void>;
+  database?: TestDatabase;
+}
+
+export function testConfig(env: Record<string, string> = {}): Config {
+  return loadConfig({
+    RAMPART_MASTER_KEY: TEST_MASTER_KEY,
+    RAMPART_OPERATOR_TOKEN: TEST_OPERATOR_TOKEN,
+    LOG_LEVEL: 'silent',
+    RAMPART_DATA_DIR: 'data/test-unused',
+    ...env,
+  });
+}
+
+/** A full Rampart app on its own fresh database, listening on a random loopback port. */
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const database = options.database ?? (await freshDatabase());
+  const config = testConfig(options.env);
+  const ctx: AppContext = {
+    config: { ...config, masterKey: config.masterKey!, operatorToken: config.operatorToken! },
+    db: database.db,
+    clock: new Clock(),
+  };
+  const migrations = await readMigrations();
+  const app = await buildApp(ctx, { latestMigration: migrations.at(-1)?.version ?? '', logger: false });
+  await options.extend?.(app, ctx);
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    app,
+    ctx,
+    database,
+    baseUrl: `http://127.0.0.1:${port}`,
+    close: async () => {
+      await app.close();
+      if (!options.database) await database.drop();
+    },
+  };
+}
+
+export function operatorHeaders(token = TEST_OPERATOR_TOKEN): Record<string, string> {
+  return { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+}
