@@ -1,11 +1,16 @@
 import Fastify, { type FastifyInstance } from 'fastify';
+import { partnerAccess } from './identity/access.ts';
+import { identityOperatorRoutes } from './identity/operator-routes.ts';
+import { identityRoutes } from './identity/routes.ts';
+import { installOperatorAuth } from './operator/auth.ts';
 import { operatorRoutes } from './operator/routes.ts';
 import { opsRoutes } from './ops/routes.ts';
 import type { AppContext } from './platform/context.ts';
 import { installBodyParsers } from './platform/http/body.ts';
-import { clientErrorResponder, installErrorHandling } from './platform/http/error-handler.ts';
+import { clientErrorResponder, installErrorHandling, sendError } from './platform/http/error-handler.ts';
 import { installMetrics } from './platform/http/metrics.ts';
 import { installOpenApi } from './platform/http/openapi.ts';
+import { installRateLimits } from './platform/http/rate-limit.ts';
 import { installRequestGuards } from './platform/http/request-guards.ts';
 import { installValidators } from './platform/http/validators.ts';
 import { serializeJson } from './platform/json.ts';
@@ -16,6 +21,8 @@ export interface BuildOptions {
   latestMigration: string;
   /** Tests pass false to keep output quiet; otherwise the configured level is used. */
   logger?: boolean;
+  /** Where log lines go instead of stdout (tests capture them to check redaction). */
+  logStream?: { write(line: string): void };
 }
 
 // Node's default header limit (16 KiB) would drop a long URL before we could answer it with the envelope.
@@ -25,19 +32,35 @@ const MAX_HEADER_BYTES = 64 * 1024;
 export async function buildApp(ctx: AppContext, options: BuildOptions): Promise<FastifyInstance> {
   const sandbox = ctx.config.env === 'sandbox';
   const app = Fastify({
-    logger: options.logger === false ? false : loggerOptions(ctx.config.logLevel),
+    logger: options.logger === false ? false : loggerOptions(ctx.config.logLevel, options.logStream),
     bodyLimit: ctx.config.bodyLimitBytes,
     http: { maxHeaderSize: MAX_HEADER_BYTES },
     routerOptions: { maxParamLength: 200 },
-    trustProxy: false,
-    return503OnClosing: true,
+    trustProxy: ctx.config.trustProxy,
+    // Fastify's closing answer is its own JSON shape; request-guards.ts answers with the envelope.
+    return503OnClosing: false,
     clientErrorHandler: clientErrorResponder(sandbox),
+    // Bad percent-encoding in the path is rejected by the router before any hook: without this,
+    // Fastify would answer with its own error shape.
+    frameworkErrors: (error, request, reply) => sendError(request, reply, error, sandbox),
     genReqId: () => crypto.randomUUID(),
   });
   installErrorHandling(app, sandbox);
   installValidators(app);
-  installBodyParsers(app);
   installRequestGuards(app);
+  const limits = await installRateLimits(
+    app,
+    {
+      perIpPerMinute: ctx.config.rateLimitPerIpPerMinute,
+      perKeyPerMinute: ctx.config.rateLimitPerKeyPerMinute,
+      redisUrl: ctx.config.redisUrl,
+    },
+    (request) => request.caller?.apiKey,
+  );
+  app.addHook('onClose', limits.close);
+  // Authentication runs on the raw bytes, before any JSON is parsed.
+  installBodyParsers(app, partnerAccess(ctx, limits.perKey));
+  installOperatorAuth(app, ctx);
   app.setSerializerCompiler(() => serializeJson);
   app.setReplySerializer(serializeJson);
   const metrics = installMetrics(app, ctx.db);
@@ -45,5 +68,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions): Promise<
 
   await app.register(opsRoutes, { ctx, metrics, latestMigration: options.latestMigration });
   await app.register(operatorRoutes, { ctx });
+  await app.register(identityRoutes, { ctx });
+  await app.register(identityOperatorRoutes, { ctx });
   return app;
 }

@@ -25,6 +25,16 @@ function printBanner(running: Running) {
   } else if (config.env === 'sandbox' && !process.env.RAMPART_OPERATOR_TOKEN) {
     lines.push(`Operator token: in ${running.secretsFile}`);
   }
+  const demo = running.demoAccount;
+  if (demo) {
+    lines.push(
+      'Sandbox partner account (Users API on; secrets shown once):',
+      `  accountId      ${demo.accountId}`,
+      `  apiKey         ${demo.apiKey}`,
+      `  secretKey      ${demo.secretKey}`,
+      `  webhookSecret  ${demo.webhookSecret}`,
+    );
+  }
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 
 /**
@@ -24,6 +25,13 @@ export interface Config {
   shutdownTimeoutMs: number;
   workersEnabled: boolean;
   workerPollMs: number;
+  /** Signed requests' timestamps may differ from real time by at most this much. */
+  signatureWindowMs: number;
+  /** Fastify trustProxy: false, or addresses/CIDRs of proxies whose X-Forwarded-For is believed. */
+  trustProxy: false | string[];
+  redisUrl: string | undefined;
+  rateLimitPerKeyPerMinute: number;
+  rateLimitPerIpPerMinute: number;
 }
 
 export class ConfigError extends Error {
@@ -105,6 +113,26 @@ function operatorToken(env: Env): string | undefined {
   return raw;
 }
 
+function trustProxy(env: Env): false | string[] {
+  const raw = env.RAMPART_TRUST_PROXY;
+  if (raw === undefined || raw.trim() === '') return false;
+  const entries = raw.split(',').map((entry) => entry.trim());
+  for (const entry of entries) {
+    const [address = '', bits] = entry.split('/');
+    if (isIP(address) === 0 || (bits !== undefined && !/^\d{1,3}$/.test(bits))) {
+      throw new ConfigError('RAMPART_TRUST_PROXY', `"${entry}" is not an IP address or CIDR range`);
+    }
+  }
+  return entries;
+}
+
+function redisUrl(env: Env): string | undefined {
+  const raw = env.REDIS_URL;
+  if (raw === undefined || raw === '') return undefined;
+  if (!/^rediss?:\/\//.test(raw)) throw new ConfigError('REDIS_URL', 'must start with redis:// or rediss://');
+  return raw;
+}
+
 function databaseUrl(env: Env): string | undefined {
   const raw = env.DATABASE_URL;
   if (raw === undefined || raw === '') return undefined;
@@ -141,5 +169,10 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownTimeoutMs: intSetting(env, 'RAMPART_SHUTDOWN_TIMEOUT_MS', 10_000, 100, 600_000),
     workersEnabled: booleanSetting(env, 'RAMPART_WORKERS', true),
     workerPollMs: intSetting(env, 'RAMPART_WORKER_POLL_MS', 1000, 10, 60_000),
+    signatureWindowMs: intSetting(env, 'RAMPART_SIGNATURE_WINDOW_MS', 300_000, 1000, 3_600_000),
+    trustProxy: trustProxy(env),
+    redisUrl: redisUrl(env),
+    rateLimitPerKeyPerMinute: intSetting(env, 'RAMPART_RATE_LIMIT_PER_KEY', 1200, 1, 10_000_000),
+    rateLimitPerIpPerMinute: intSetting(env, 'RAMPART_RATE_LIMIT_PER_IP', 2400, 1, 10_000_000),
   };
 }

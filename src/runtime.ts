@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
+import { purgeExpiredReplays } from './identity/keys-store.ts';
+import { type CreatedMaster, ensureSandboxDemo } from './identity/operator-service.ts';
 import { syncSandboxClock } from './operator/service.ts';
 import { resolveSecrets } from './platform/bootstrap-secrets.ts';
 import { Clock } from './platform/clock.ts';
@@ -21,6 +23,8 @@ export interface Running {
   jobs: JobRunner | undefined;
   /** First start in sandbox: the generated operator token, for the banner. */
   generatedOperatorToken: string | undefined;
+  /** First start in sandbox: the demo partner's credentials, printed once. */
+  demoAccount: CreatedMaster | undefined;
   secretsFile: string;
   stop(): Promise<void>;
 }
@@ -59,6 +63,7 @@ export async function startRampart(config: Config, mode: Mode): Promise<Running>
     clock: new Clock(),
   };
   await syncSandboxClock(ctx);
+  const demoAccount = mode === 'serve' ? await ensureSandboxDemo(ctx) : undefined;
   const clockSync = setInterval(() => void syncSandboxClock(ctx).catch(() => undefined), CLOCK_SYNC_MS);
   clockSync.unref();
 
@@ -70,7 +75,7 @@ export async function startRampart(config: Config, mode: Mode): Promise<Running>
   let jobs: JobRunner | undefined;
   if (config.workersEnabled || mode === 'worker') {
     jobs = new JobRunner(db, log, config.workerPollMs);
-    await registerHousekeeping(jobs, db);
+    await registerHousekeeping(jobs, db, [purgeExpiredReplays]);
     jobs.start();
   }
 
@@ -86,6 +91,7 @@ export async function startRampart(config: Config, mode: Mode): Promise<Running>
     app,
     jobs,
     stop,
+    demoAccount,
     generatedOperatorToken: secrets.generated ? secrets.operatorToken : undefined,
     secretsFile: secrets.file,
   };

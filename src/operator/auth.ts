@@ -24,18 +24,22 @@ export function operatorAction(request: FastifyRequest): string {
 
 /**
  * Operator calls carry `Authorization: Bearer <RAMPART_OPERATOR_TOKEN>`, compared in constant
- * time. Every call is audited: state changes write their row in their own transaction, and
+ * time. Applies to every route under /operator/, whichever module declares it. Every call is audited: state changes write their row in their own transaction, and
  * this hook writes one for everything else (reads, refusals, bad input).
  */
+const isOperatorRoute = (request: FastifyRequest) =>
+  request.routeOptions.url?.startsWith('/operator/') === true;
+
 export function installOperatorAuth(app: FastifyInstance, ctx: AppContext) {
   app.addHook('onRequest', async (request) => {
+    if (!isOperatorRoute(request)) return;
     const token = bearerToken(request);
     if (token === undefined || !secretsEqual(token, ctx.config.operatorToken)) {
       throw unauthenticated('accessDenied.invalidOperatorToken', 'Missing or invalid operator token.');
     }
   });
   app.addHook('onResponse', async (request, reply) => {
-    if (request.operatorAudited) return;
+    if (request.operatorAudited || !isOperatorRoute(request)) return;
     const status = reply.statusCode;
     await insertAudit(ctx.db, {
       actor: status === 401 ? 'anonymous' : 'operator',

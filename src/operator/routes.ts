@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../platform/context.ts';
 import { errorResponses } from '../platform/http/openapi.ts';
-import { installOperatorAuth, operatorAction } from './auth.ts';
+import { operatorAction } from './auth.ts';
 import { AdvanceClockBody, ClockState } from './schemas.ts';
 import { advanceSandboxClock, sandboxClockState } from './service.ts';
 
@@ -9,8 +9,6 @@ const tags = ['Operator'];
 const security = [{ operatorToken: [] }];
 
 export const operatorRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => {
-  installOperatorAuth(app, ctx);
-
   app.post<{ Body: { advanceSeconds: number } }>(
     '/operator/v1/sandbox/clock',
     {

@@ -36,9 +36,13 @@ interface LoggedRequest {
   routeOptions?: { url?: string };
 }
 
-export function loggerOptions(level: string): FastifyServerOptions['logger'] {
+export function loggerOptions(
+  level: string,
+  stream?: { write(line: string): void },
+): FastifyServerOptions['logger'] {
   return {
     level,
+    ...(stream ? { stream } : {}),
     redact: { paths: REDACTED_PATHS, censor: '[REDACTED]' },
     serializers: {
       req: (req: LoggedRequest) => ({ method: req.method, url: maskUrl(req.url), remoteAddress: req.ip }),

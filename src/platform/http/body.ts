@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import sjson from 'secure-json-parse';
 import { ApiError } from '../errors.ts';
 
@@ -6,6 +6,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The body exactly as received: signatures are computed over these bytes. */
     rawBody?: Buffer;
+    /** JSON waiting to be parsed: parsing happens after authentication (see installBodyParsers). */
+    jsonPending?: boolean;
   }
   interface FastifyContextConfig {
     /** Content types a route accepts as raw bytes (document uploads); JSON is always parsed. */
@@ -41,25 +43,29 @@ function acceptsRaw(request: FastifyRequest, contentType: string): boolean {
   return allowed?.includes(mediaType) === true;
 }
 
+export type BeforeParse = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+
 /**
- * JSON is parsed from the raw bytes we keep; any other media type is refused with 415
- * unless the route lists it in `config.rawBodyTypes`, in which case the handler gets a Buffer.
+ * Bodies are read as raw bytes first and kept for signature checks. JSON is parsed only after
+ * `beforeParse` (authentication) has passed, so an unauthenticated caller learns nothing from
+ * our parser and signatures are checked over exactly what arrived. Any other media type is
+ * refused with 415 unless the route lists it in `config.rawBodyTypes` (the handler gets a Buffer).
  */
-export function installBodyParsers(app: FastifyInstance) {
+export function installBodyParsers(app: FastifyInstance, beforeParse?: BeforeParse) {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(
     /^application\/([\w.+-]+\+)?json(\s*;.*)?$/i,
     { parseAs: 'buffer' },
     (request, raw, done) => {
-      const bytes = raw as Buffer;
-      request.rawBody = bytes;
-      try {
-        done(null, parseJsonBody(bytes));
-      } catch (error) {
-        done(error as Error, undefined);
-      }
+      request.rawBody = raw as Buffer;
+      request.jsonPending = true;
+      done(null, undefined);
     },
   );
+  app.addHook('preValidation', async (request, reply) => {
+    if (beforeParse) await beforeParse(request, reply);
+    if (request.jsonPending && request.rawBody) request.body = parseJsonBody(request.rawBody);
+  });
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (request, raw, done) => {
     const bytes = raw as Buffer;
     request.rawBody = bytes;

@@ -9,8 +9,10 @@ import { validationFailure } from './validation.ts';
  * traces never reach the wire; faults we did not foresee become a 500 whose details are logged
  * under the exceptionId the partner sees.
  */
-export function translateError(error: FastifyError | ApiError | Error): ApiError | undefined {
+export function translateError(error: unknown): ApiError | undefined {
   if (error instanceof ApiError) return error;
+  // `throw null` or a rejected promise without a reason still reaches us: a fault, not a crash here.
+  if (error === null || typeof error !== 'object') return undefined;
   const fastifyError = error as FastifyError;
   if (fastifyError.validation)
     return validationFailure(fastifyError.validation, fastifyError.validationContext);
@@ -52,7 +54,7 @@ export function translateError(error: FastifyError | ApiError | Error): ApiError
   return undefined;
 }
 
-export function sendError(request: FastifyRequest, reply: FastifyReply, error: Error, sandbox: boolean) {
+export function sendError(request: FastifyRequest, reply: FastifyReply, error: unknown, sandbox: boolean) {
   const exceptionId = newExceptionId(sandbox);
   const known = translateError(error);
   const apiError = known ?? internalFault();
@@ -97,5 +99,5 @@ export function clientErrorResponder(sandbox: boolean) {
 }
 
 export function installErrorHandling(app: FastifyInstance, sandbox: boolean) {
-  app.setErrorHandler((error, request, reply) => sendError(request, reply, error as Error, sandbox));
+  app.setErrorHandler((error, request, reply) => sendError(request, reply, error, sandbox));
 }

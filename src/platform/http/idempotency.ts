@@ -36,12 +36,18 @@ function idempotencyKey(request: FastifyRequest): string | undefined {
   return header;
 }
 
-/** Same key means same request only if the path and the body bytes are the same; the query's timestamp may differ. */
+/**
+ * Same key means same request only if path, query and body bytes are the same; the signature
+ * `timestamp` is left out because every retry of a signed request carries a new one.
+ */
 function requestFingerprint(request: FastifyRequest): string {
-  const path = (request.raw.url ?? '').split('?')[0] ?? '';
-  return sha256Hex(
-    Buffer.concat([Buffer.from(`${request.method} ${path}\n`), request.rawBody ?? Buffer.alloc(0)]),
-  );
+  const [path = '', query = ''] = (request.raw.url ?? '').split('?', 2);
+  const stableQuery = query
+    .split('&')
+    .filter((pair) => !pair.startsWith('timestamp='))
+    .join('&');
+  const head = `${request.method} ${path}?${stableQuery}\n`;
+  return sha256Hex(Buffer.concat([Buffer.from(head), request.rawBody ?? Buffer.alloc(0)]));
 }
 
 async function findAnswer(

@@ -58,6 +58,24 @@ export async function installOpenApi(app: FastifyInstance, publicUrls: string[])
       components: {
         securitySchemes: {
           operatorToken: { type: 'http', scheme: 'bearer', description: 'RAMPART_OPERATOR_TOKEN' },
+          apiKey: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'X-Api-Key',
+            description: 'With X-Api-Signature and ?timestamp=',
+          },
+          apiSignature: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'X-Api-Signature',
+            description:
+              'hex HMAC-SHA256(secret, URL as sent + raw body); the URL carries timestamp (epoch ms)',
+          },
+          bearer: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'Secret key or decentralized session token',
+          },
         },
       },
     },

@@ -55,7 +55,24 @@ export function installRequestGuards(app: FastifyInstance) {
     route.schema = { ...route.schema, querystring: withCommonQuery(schema.querystring) };
   });
 
+  // Requests that arrive on a kept-alive connection while the server drains get the envelope
+  // (Fastify's own 503 shape is switched off in app.ts) and the connection is closed after it.
+  let draining = false;
+  app.addHook('preClose', async () => {
+    draining = true;
+  });
+
   app.addHook('onRequest', async (request) => {
+    if (draining) {
+      throw new ApiError(
+        'ServiceUnavailableException',
+        'service.shuttingDown',
+        'The server is shutting down; retry.',
+        {
+          headers: { connection: 'close' },
+        },
+      );
+    }
     if (Buffer.byteLength(request.raw.url ?? '') > MAX_URL_BYTES) {
       throw new ApiError(
         'UriTooLongException',

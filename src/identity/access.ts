@@ -1,0 +1,106 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../platform/context.ts';
+import { ApiError } from '../platform/errors.ts';
+import { insertAccessAudit } from './accounts-store.ts';
+import { Authenticator } from './authenticate.ts';
+import { authErrors } from './errors.ts';
+import { ipAllowed } from './ip-whitelist.ts';
+import { parseMasqueradeAs, resolveMasquerade } from './masquerade.ts';
+import type { Caller, Scope } from './types.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    caller?: Caller;
+    scope?: Scope;
+  }
+  interface FastifyContextConfig {
+    /** 'none' opens a /v2 or /v3 route to anonymous callers; every other one needs credentials. */
+    auth?: 'none' | 'partner';
+    /** Routes an untied decentralized session token may call (creating its account, deleting its key). */
+    allowUntiedSession?: boolean;
+  }
+}
+
+const READ_METHODS = new Set(['GET', 'HEAD']);
+const PARTNER_PATH = /^\/v[23]\//;
+
+export function needsPartnerAuth(request: FastifyRequest): boolean {
+  const route = request.routeOptions;
+  return route.config.auth !== 'none' && PARTNER_PATH.test(route.url ?? '');
+}
+
+/** The acting scope of an authenticated partner route; routes call this, never read request.scope raw. */
+export function scopeOf(request: FastifyRequest): Scope {
+  if (!request.scope) throw new Error(`route ${request.routeOptions.url} has no partner scope`);
+  return request.scope;
+}
+
+export function callerOf(request: FastifyRequest): Caller {
+  if (!request.caller) throw new Error(`route ${request.routeOptions.url} has no caller`);
+  return request.caller;
+}
+
+function masqueradeValue(request: FastifyRequest): string | undefined {
+  const value = (request.query as Record<string, unknown> | undefined)?.masqueradeAs;
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || value === '' || value.length > 64) {
+    throw new ApiError(
+      'ValidationException',
+      'validation.invalidValue',
+      'Send masqueradeAs once, as an account or user SRN.',
+      {
+        problematicField: 'masqueradeAs',
+      },
+    );
+  }
+  return value;
+}
+
+/**
+ * The partner access step, run for every /v2 and /v3 route before the body is parsed:
+ * authenticate, enforce the key's IP whitelist and READONLY type, refuse untied sessions
+ * outside account creation, rate-limit per key, then resolve masquerading into the Scope.
+ */
+export function partnerAccess(
+  ctx: AppContext,
+  limitPerKey?: (request: FastifyRequest, reply: FastifyReply) => Promise<void>,
+) {
+  const authenticator = new Authenticator(ctx);
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!needsPartnerAuth(request)) return;
+    const caller = await authenticator.authenticate(request);
+    request.caller = caller;
+    if (!ipAllowed(caller.ipWhitelist, request.ip)) throw authErrors.ipNotAllowed();
+    if (caller.keyType === 'READONLY' && !READ_METHODS.has(request.method)) throw authErrors.readOnlyKey();
+    if (limitPerKey) await limitPerKey(request, reply);
+    const account = caller.account;
+    if (!account) {
+      if (request.routeOptions.config.allowUntiedSession) return;
+      throw authErrors.noAccount();
+    }
+    const masqueradeAs = masqueradeValue(request);
+    if (masqueradeAs === undefined) {
+      request.scope = { partnerId: account.partnerId, accountId: account.id, caller, masqueraded: false };
+      return;
+    }
+    const audit = (outcome: 'allowed' | 'denied') =>
+      insertAccessAudit(ctx.db, {
+        apiKey: caller.apiKey,
+        accountId: account.id,
+        target: masqueradeAs.slice(0, 64),
+        method: request.method,
+        route: request.routeOptions.url ?? '',
+        outcome,
+      });
+    const target = parseMasqueradeAs(masqueradeAs);
+    try {
+      if (!target) throw authErrors.masqueradeDenied();
+      const resolved = await resolveMasquerade(ctx.db, account, target);
+      request.scope = { partnerId: account.partnerId, ...resolved, caller, masqueraded: true };
+    } catch (error) {
+      await audit('denied');
+      throw error;
+    }
+    await audit('allowed');
+  };
+}

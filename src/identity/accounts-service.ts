@@ -1,0 +1,143 @@
+import type { AppContext } from '../platform/context.ts';
+import { isCountryCode } from '../platform/countries.ts';
+import type { Tx } from '../platform/db/pool.ts';
+import { forbidden, invalidValue, notFound } from '../platform/errors.ts';
+import { newId } from '../platform/ids.ts';
+import { type AccountView, accountView } from './account-view.ts';
+import {
+  type AccountRow,
+  findAccountWithin,
+  insertAccount,
+  lockAccountWithin,
+  updateProfileFields,
+} from './accounts-store.ts';
+import { authErrors, identityErrors } from './errors.ts';
+import { tieSessionKey } from './keys-store.ts';
+import { REDACTED_FIELDS, type StoredField, validateProfileValue } from './profile-fields.ts';
+import { sealSecret } from './secrets.ts';
+import type { Caller, Scope } from './types.ts';
+
+export interface ProfileFieldInput {
+  fieldId: string;
+  value: unknown;
+}
+
+export interface CreateAccountInput {
+  type?: 'INDIVIDUAL' | 'BUSINESS';
+  country: string;
+  profileFields?: ProfileFieldInput[];
+  referrerAccountId?: string;
+  subaccount?: boolean;
+  disableEmail?: boolean;
+}
+
+/** Validates every submitted field before applying any: a call applies all or nothing. */
+function applyProfileFields(
+  ctx: AppContext,
+  accountId: string,
+  current: Record<string, StoredField>,
+  inputs: ProfileFieldInput[],
+): Record<string, StoredField> {
+  const next = { ...current };
+  const nowMs = ctx.clock.nowMs();
+  inputs.forEach(({ fieldId, value }, index) => {
+    if (next[fieldId]?.status === 'APPROVED') {
+      throw invalidValue(
+        `profileFields[${index}]`,
+        `Field ${fieldId} is already approved and cannot change.`,
+      );
+    }
+    let stored = validateProfileValue(fieldId, value, nowMs);
+    // Identity numbers are sealed at rest like secrets; the API only ever shows REDACTED.
+    if (REDACTED_FIELDS.has(fieldId) && typeof stored === 'string') {
+      stored = sealSecret(ctx.config.masterKey, `${accountId}:${fieldId}`, stored).toString('base64');
+    }
+    next[fieldId] = { value: stored, status: 'PENDING', submittedAt: nowMs };
+  });
+  return next;
+}
+
+function newAccountFields(caller: Caller, kind: AccountRow['kind']) {
+  const id = newId('AC');
+  const partnerId = kind === 'subaccount' ? caller.account!.partnerId : id;
+  return { id, partnerId, parentId: kind === 'subaccount' ? caller.account!.id : null };
+}
+
+/**
+ * POST /v3/accounts. An untied decentralized session creates its own individual account and
+ * is tied to it in the same transaction; a master creates custodial sub-accounts with
+ * `subaccount: true`. Any other credential already has its account.
+ */
+export async function createAccount(
+  ctx: AppContext,
+  tx: Tx,
+  caller: Caller,
+  input: CreateAccountInput,
+): Promise<AccountView> {
+  let kind: AccountRow['kind'];
+  if (caller.account === undefined) kind = 'individual';
+  else if (input.subaccount !== true) throw identityErrors.accountAlreadyExists();
+  else if (caller.account.kind !== 'master') throw authErrors.notMaster();
+  else kind = 'subaccount';
+  if (input.referrerAccountId !== undefined && input.referrerAccountId !== caller.account?.id) {
+    throw invalidValue(
+      'referrerAccountId',
+      'referrerAccountId must be your own account id.',
+      'validation.invalidReferrerId',
+    );
+  }
+  if (!isCountryCode(input.country))
+    throw invalidValue('country', `Unknown country code "${input.country}".`);
+  const ids = newAccountFields(caller, kind);
+  const profileFields = applyProfileFields(ctx, ids.id, {}, input.profileFields ?? []);
+  const row = await insertAccount(tx, {
+    ...ids,
+    kind,
+    name: null,
+    status: 'OPEN',
+    type: input.type ?? 'INDIVIDUAL',
+    country: input.country,
+    usersApiEnabled: false,
+    referrerAccountId: input.referrerAccountId ?? null,
+    profileFields,
+    webhookSecret: null,
+  });
+  if (kind === 'individual' && !(await tieSessionKey(tx, caller.apiKey, row.id)))
+    throw identityErrors.accountAlreadyExists();
+  return accountView(row);
+}
+
+/** The acting account itself, or (unmasqueraded) one of its sub-accounts; others look like unknown ids. */
+async function visibleAccount(
+  ctx: AppContext,
+  tx: Tx | undefined,
+  scope: Scope,
+  accountId: string,
+  lock: boolean,
+) {
+  const q = tx ?? ctx.db;
+  const row = lock
+    ? await lockAccountWithin(q, scope.partnerId, accountId)
+    : await findAccountWithin(q, scope.partnerId, accountId);
+  const visible = row && (row.id === scope.accountId || (!scope.userId && row.parent_id === scope.accountId));
+  if (!visible) throw notFound('Account');
+  return row;
+}
+
+export async function getAccount(ctx: AppContext, scope: Scope, accountId: string): Promise<AccountView> {
+  return accountView(await visibleAccount(ctx, undefined, scope, accountId, false));
+}
+
+export async function updateAccount(
+  ctx: AppContext,
+  tx: Tx,
+  scope: Scope,
+  accountId: string,
+  inputs: ProfileFieldInput[],
+): Promise<AccountView> {
+  const row = await visibleAccount(ctx, tx, scope, accountId, true);
+  if (row.status === 'CLOSED')
+    throw forbidden('This account is closed; contact support.', 'accessDenied.accountClosed');
+  const fields = applyProfileFields(ctx, row.id, row.profile_fields, inputs);
+  return accountView(await updateProfileFields(tx, row.id, fields, row.status));
+}

@@ -1,0 +1,107 @@
+import type { FastifyRequest } from 'fastify';
+import type { AppContext } from '../platform/context.ts';
+import { authErrors } from './errors.ts';
+import {
+  findLiveKey,
+  findLiveKeyBySecretHash,
+  type KeyWithAccount,
+  recordSignatureUse,
+} from './keys-store.ts';
+import { hashSecret, SigningSecretCache } from './secrets.ts';
+import {
+  isWellFormedSignature,
+  signatureCandidates,
+  signatureMatches,
+  timestampMs,
+  timestampParam,
+} from './signature.ts';
+import type { Caller } from './types.ts';
+
+const API_KEY_SHAPE = /^[\x21-\x7e]{1,64}$/;
+const BEARER = /^Bearer ([\x21-\x7e]{1,512})$/;
+
+function toCaller(key: KeyWithAccount, scheme: Caller['scheme']): Caller {
+  return {
+    apiKey: key.api_key,
+    keyType: key.type,
+    scheme,
+    account: key.account,
+    ipWhitelist: key.ip_whitelist,
+  };
+}
+
+function singleHeader(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/**
+ * Establishes who is calling: a signed request (X-Api-Key + X-Api-Signature + timestamp) or a
+ * bearer secret. Failures are 401s that say what was wrong with the credentials, never whether
+ * a given key exists.
+ */
+export class Authenticator {
+  private readonly secrets: SigningSecretCache;
+
+  constructor(private readonly ctx: AppContext) {
+    this.secrets = new SigningSecretCache(ctx.config.masterKey);
+  }
+
+  async authenticate(request: FastifyRequest): Promise<Caller> {
+    const apiKey = singleHeader(request, 'x-api-key');
+    if (apiKey !== undefined) return this.bySignature(request, apiKey);
+    const authorization = singleHeader(request, 'authorization');
+    if (authorization !== undefined) return this.byBearer(authorization);
+    throw authErrors.missingCredentials();
+  }
+
+  private async byBearer(authorization: string): Promise<Caller> {
+    const token = BEARER.exec(authorization)?.[1];
+    if (!token) throw authErrors.invalidSession();
+    const key = await findLiveKeyBySecretHash(this.ctx.db, hashSecret(token));
+    if (!key) throw authErrors.invalidSession();
+    return toCaller(key, 'bearer');
+  }
+
+  private checkTimestamp(request: FastifyRequest): number {
+    const raw = timestampParam(request.query);
+    if (raw === undefined) throw authErrors.timestampRequired();
+    const sentMs = raw === 'duplicate' ? undefined : timestampMs(raw);
+    if (sentMs === undefined) throw authErrors.invalidTimestamp();
+    // Real time, not the sandbox clock: clients sign with their real clocks (API.md decision 7).
+    const windowMs = this.ctx.config.signatureWindowMs;
+    if (Math.abs(this.ctx.clock.realNow() - sentMs) > windowMs)
+      throw authErrors.timestampOutOfWindow(windowMs);
+    return sentMs;
+  }
+
+  private async signingSecret(apiKey: string): Promise<Buffer> {
+    const nowMs = this.ctx.clock.realNow();
+    const cached = this.secrets.get(apiKey, nowMs);
+    if (cached) return cached;
+    const key = await findLiveKey(this.ctx.db, apiKey);
+    if (!key) throw authErrors.invalidSignature();
+    return this.secrets.open(apiKey, key.secret_sealed, nowMs);
+  }
+
+  private async bySignature(request: FastifyRequest, apiKey: string): Promise<Caller> {
+    const signature = singleHeader(request, 'x-api-signature');
+    if (!API_KEY_SHAPE.test(apiKey) || signature === undefined || !isWellFormedSignature(signature)) {
+      throw authErrors.invalidSignature();
+    }
+    const sentMs = this.checkTimestamp(request);
+    const secret = await this.signingSecret(apiKey);
+    const candidates = signatureCandidates(this.ctx.config.publicUrls, request.raw.url ?? '/');
+    if (!signatureMatches(secret, signature, candidates, request.rawBody))
+      throw authErrors.invalidSignature();
+    // Kept until the timestamp can no longer pass the window check, then purged.
+    const expiresAtMs = sentMs + this.ctx.config.signatureWindowMs + 1000;
+    const used = await recordSignatureUse(this.ctx.db, apiKey, signature.toLowerCase(), expiresAtMs);
+    if (!used) {
+      this.secrets.forget(apiKey);
+      throw authErrors.invalidSignature();
+    }
+    if (!used.fresh) throw authErrors.replayed();
+    return toCaller(used, 'signature');
+  }
+}

@@ -1,0 +1,53 @@
+import { ApiError, forbidden, unauthenticated } from '../platform/errors.ts';
+
+/** Identity's failures, one place: authentication (401) and authorisation (403). */
+export const authErrors = {
+  missingCredentials: () =>
+    unauthenticated(
+      'accessDenied.missingCredentials',
+      'Send X-Api-Key and X-Api-Signature, or Authorization: Bearer.',
+    ),
+  invalidSignature: () => unauthenticated('accessDenied.invalidSignature', 'Invalid API key or signature.'),
+  timestampRequired: () =>
+    unauthenticated(
+      'accessDenied.timestampRequired',
+      'Signed requests need a timestamp query parameter (epoch ms).',
+    ),
+  invalidTimestamp: () =>
+    unauthenticated('accessDenied.invalidTimestamp', 'The timestamp query parameter must be epoch ms.'),
+  timestampOutOfWindow: (windowMs: number) =>
+    unauthenticated(
+      'accessDenied.timestampOutOfWindow',
+      `The request timestamp is more than ${Math.round(windowMs / 1000)} s away from the server's time.`,
+    ),
+  replayed: () => unauthenticated('accessDenied.replayedSignature', 'This signature was already used.'),
+  invalidSession: () => unauthenticated('accessDenied.invalidSession', 'Invalid Session'),
+  noAccount: () =>
+    unauthenticated(
+      'accessDenied.noAccount',
+      'This session has no account yet: create one with POST /v3/accounts.',
+    ),
+  readOnlyKey: () => forbidden('This API key is READONLY and may only read.'),
+  ipNotAllowed: () => forbidden('Requests from this IP address are not allowed for this key.'),
+  masqueradeDenied: () => forbidden('You may not act as that account or user.'),
+  notMaster: () => forbidden('Only a master account may do this.'),
+  usersApiDisabled: () => forbidden('The Users API is not enabled for this account; ask the operator.'),
+};
+
+export const identityErrors = {
+  accountAlreadyExists: () =>
+    new ApiError(
+      'ValidationException',
+      'validation.accountAlreadyExists',
+      'This token is already tied to an account.',
+    ),
+  secretInUse: () =>
+    new ApiError(
+      'ValidationException',
+      'validation.secretKeyInUse',
+      'This secret key is already registered; generate a new one.',
+      {
+        problematicField: 'secretKey',
+      },
+    ),
+};

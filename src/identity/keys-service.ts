@@ -1,0 +1,128 @@
+import type { AppContext } from '../platform/context.ts';
+import type { Tx } from '../platform/db/pool.ts';
+import { notFound } from '../platform/errors.ts';
+import { identityErrors } from './errors.ts';
+import { parseWhitelist } from './ip-whitelist.ts';
+import { deleteKeyWithin, insertKey, secretHashExists, setKeyWhitelist } from './keys-store.ts';
+import { hashSecret, type MintedCredentials, mintCredentials } from './secrets.ts';
+import type { Caller, Scope } from './types.ts';
+
+export interface CreateKeyInput {
+  desc?: string;
+  type?: 'FULL' | 'READONLY';
+  ipWhitelist?: unknown[];
+}
+
+export interface CreatedKey {
+  apiKey: string;
+  secretKey: string;
+  owner: string;
+  type: 'FULL' | 'READONLY';
+  desc: string;
+  ipWhitelist: string[];
+}
+
+/** Inserts a minted key for an account; the secret exists in clear only in the returned value. */
+export async function storeAccountKey(
+  tx: Tx,
+  accountId: string,
+  partnerId: string,
+  credentials: MintedCredentials,
+  options: {
+    type: 'FULL' | 'READONLY';
+    description: string;
+    ipWhitelist: string[];
+    origin: 'operator' | 'api';
+    createdBy: string;
+  },
+) {
+  await insertKey(tx, {
+    apiKey: credentials.apiKey,
+    accountId,
+    partnerId,
+    type: options.type,
+    description: options.description,
+    ipWhitelist: options.ipWhitelist,
+    secretHash: credentials.secretHash,
+    secretSealed: credentials.secretSealed,
+    origin: options.origin,
+    createdBy: options.createdBy,
+  });
+}
+
+/**
+ * POST /v2/apiKeys: a key for the acting account (masquerading mints one for a sub-account).
+ * Spec §5.4.6: when the caller uses a bearer token and sends an ipWhitelist, that token is
+ * restricted to the same addresses.
+ */
+export async function createApiKey(
+  ctx: AppContext,
+  tx: Tx,
+  scope: Scope,
+  input: CreateKeyInput,
+): Promise<CreatedKey> {
+  const ipWhitelist = parseWhitelist(input.ipWhitelist ?? []);
+  const credentials = mintCredentials(ctx.config.masterKey);
+  const type = input.type ?? 'FULL';
+  const desc = input.desc ?? '';
+  await storeAccountKey(tx, scope.accountId, scope.partnerId, credentials, {
+    type,
+    description: desc,
+    ipWhitelist,
+    origin: 'api',
+    createdBy: scope.caller.apiKey,
+  });
+  if (scope.caller.scheme === 'bearer' && ipWhitelist.length > 0)
+    await setKeyWhitelist(tx, scope.caller.apiKey, ipWhitelist);
+  return {
+    apiKey: credentials.apiKey,
+    secretKey: credentials.secretKey,
+    owner: `account:${scope.accountId}`,
+    type,
+    desc,
+    ipWhitelist,
+  };
+}
+
+/** DELETE /v2/apiKey/{apiKey}: any key of the caller's partner tree, or an untied session's own key. */
+export async function deleteApiKey(
+  ctx: AppContext,
+  caller: Caller,
+  apiKey: string,
+): Promise<Record<string, never>> {
+  const deleted = await deleteKeyWithin(ctx.db, apiKey, caller.account?.partnerId ?? null, caller.apiKey);
+  if (!deleted) throw notFound('API key');
+  return {};
+}
+
+export const MIN_SESSION_SECRET = 25;
+export const MAX_SESSION_SECRET = 128;
+
+/**
+ * POST /v2/sessions/auth/key: registers a client-generated secret as a bearer token with no
+ * account yet (spec §5.4). The secret's hash must be new: two devices can never share one.
+ */
+export async function registerSessionSecret(ctx: AppContext, tx: Tx, secretKey: string) {
+  const secretHash = hashSecret(secretKey);
+  if (await secretHashExists(tx, secretHash)) throw identityErrors.secretInUse();
+  const credentials = mintCredentials(ctx.config.masterKey, secretKey);
+  try {
+    await insertKey(tx, {
+      apiKey: credentials.apiKey,
+      accountId: null,
+      partnerId: null,
+      type: 'FULL',
+      description: 'decentralized session',
+      ipWhitelist: [],
+      secretHash,
+      secretSealed: credentials.secretSealed,
+      origin: 'session',
+      createdBy: null,
+    });
+  } catch (error) {
+    // Two registrations of one secret racing: the unique hash lets exactly one through.
+    if ((error as { code?: string }).code === '23505') throw identityErrors.secretInUse();
+    throw error;
+  }
+  return { apiKey: credentials.apiKey, authenticatedAs: null };
+}

@@ -1,0 +1,156 @@
+import type { Queryable } from '../platform/db/pool.ts';
+import type { CallerAccount } from './types.ts';
+
+export interface KeyRow {
+  api_key: string;
+  account_id: string | null;
+  partner_id: string | null;
+  type: 'FULL' | 'READONLY';
+  description: string;
+  ip_whitelist: string[];
+  secret_sealed: Buffer;
+  created_at: Date;
+}
+
+/** A live key with its account, as authentication needs it. */
+export interface KeyWithAccount extends KeyRow {
+  account: CallerAccount | undefined;
+}
+
+interface JoinedRow extends KeyRow {
+  kind: CallerAccount['kind'] | null;
+  users_api_enabled: boolean | null;
+}
+
+const KEY_WITH_ACCOUNT = `
+  SELECT k.api_key, k.account_id, k.partner_id, k.type, k.description, k.ip_whitelist, k.secret_sealed, k.created_at,
+         a.kind, a.users_api_enabled
+  FROM api_keys k LEFT JOIN accounts a ON a.id = k.account_id`;
+
+function withAccount(row: JoinedRow | undefined): KeyWithAccount | undefined {
+  if (!row) return undefined;
+  const { kind, users_api_enabled, ...key } = row;
+  const account =
+    key.account_id && key.partner_id && kind
+      ? { id: key.account_id, partnerId: key.partner_id, kind, usersApiEnabled: users_api_enabled === true }
+      : undefined;
+  return { ...key, account };
+}
+
+export async function findLiveKey(q: Queryable, apiKey: string): Promise<KeyWithAccount | undefined> {
+  const { rows } = await q.query<JoinedRow>(
+    `${KEY_WITH_ACCOUNT} WHERE k.api_key = $1 AND k.deleted_at IS NULL`,
+    [apiKey],
+  );
+  return withAccount(rows[0]);
+}
+
+export async function findLiveKeyBySecretHash(
+  q: Queryable,
+  secretHash: string,
+): Promise<KeyWithAccount | undefined> {
+  const { rows } = await q.query<JoinedRow>(
+    `${KEY_WITH_ACCOUNT} WHERE k.secret_hash = $1 AND k.deleted_at IS NULL`,
+    [secretHash],
+  );
+  return withAccount(rows[0]);
+}
+
+/**
+ * One round trip for a signed request whose secret we already hold: records the signature
+ * (refused if seen before inside the window) only while the key is still live, and returns the
+ * key's current state. `fresh` false means replay; no row means the key is gone.
+ */
+export async function recordSignatureUse(
+  q: Queryable,
+  apiKey: string,
+  signature: string,
+  expiresAtMs: number,
+): Promise<(KeyWithAccount & { fresh: boolean }) | undefined> {
+  const { rows } = await q.query<JoinedRow & { fresh: boolean }>(
+    `WITH live AS (${KEY_WITH_ACCOUNT} WHERE k.api_key = $1 AND k.deleted_at IS NULL),
+          used AS (INSERT INTO signature_replays (signature, expires_at)
+                   SELECT $2, to_timestamp($3 / 1000.0) FROM live
+                   ON CONFLICT (signature) DO NOTHING RETURNING 1)
+     SELECT live.*, EXISTS (SELECT 1 FROM used) AS fresh FROM live`,
+    [apiKey, signature, expiresAtMs],
+  );
+  const row = rows[0];
+  if (!row) return undefined;
+  const { fresh, ...joined } = row;
+  return { ...withAccount(joined)!, fresh };
+}
+
+export interface NewKey {
+  apiKey: string;
+  accountId: string | null;
+  partnerId: string | null;
+  type: 'FULL' | 'READONLY';
+  description: string;
+  ipWhitelist: string[];
+  secretHash: string;
+  secretSealed: Buffer;
+  origin: 'operator' | 'api' | 'session';
+  createdBy: string | null;
+}
+
+export async function insertKey(q: Queryable, key: NewKey): Promise<void> {
+  await q.query(
+    `INSERT INTO api_keys (api_key, account_id, partner_id, type, description, ip_whitelist, secret_hash, secret_sealed,
+       origin, created_by)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+    [
+      key.apiKey,
+      key.accountId,
+      key.partnerId,
+      key.type,
+      key.description,
+      key.ipWhitelist,
+      key.secretHash,
+      key.secretSealed,
+      key.origin,
+      key.createdBy,
+    ],
+  );
+}
+
+export async function secretHashExists(q: Queryable, secretHash: string): Promise<boolean> {
+  const { rows } = await q.query('SELECT 1 FROM api_keys WHERE secret_hash = $1', [secretHash]);
+  return rows.length > 0;
+}
+
+/** Ties an untied session token to the account it just created; false if someone else tied it first. */
+export async function tieSessionKey(q: Queryable, apiKey: string, accountId: string): Promise<boolean> {
+  const { rowCount } = await q.query(
+    `UPDATE api_keys SET account_id = $2, partner_id = $2
+     WHERE api_key = $1 AND account_id IS NULL AND deleted_at IS NULL`,
+    [apiKey, accountId],
+  );
+  return rowCount === 1;
+}
+
+export async function setKeyWhitelist(q: Queryable, apiKey: string, ipWhitelist: string[]): Promise<void> {
+  await q.query('UPDATE api_keys SET ip_whitelist = $2 WHERE api_key = $1', [apiKey, ipWhitelist]);
+}
+
+/**
+ * Deletes a key owned by an account of the given partner (or the caller's own untied session);
+ * false when there is no such live key within reach.
+ */
+export async function deleteKeyWithin(
+  q: Queryable,
+  apiKey: string,
+  partnerId: string | null,
+  callerKey: string,
+) {
+  const { rowCount } = await q.query(
+    `UPDATE api_keys SET deleted_at = now()
+     WHERE api_key = $1 AND deleted_at IS NULL AND (partner_id = $2 OR api_key = $3)`,
+    [apiKey, partnerId, callerKey],
+  );
+  return rowCount === 1;
+}
+
+export async function purgeExpiredReplays(q: Queryable): Promise<void> {
+  await q.query('DELETE FROM signature_replays WHERE expires_at < now()');
+}

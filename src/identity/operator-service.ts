@@ -1,0 +1,122 @@
+import { insertAudit } from '../operator/store.ts';
+import type { AppContext } from '../platform/context.ts';
+import { isCountryCode } from '../platform/countries.ts';
+import { seal } from '../platform/crypto.ts';
+import { type Tx, withTransaction } from '../platform/db/pool.ts';
+import { invalidValue, notFound } from '../platform/errors.ts';
+import { newId, newKey } from '../platform/ids.ts';
+import { findAccountById, findSandboxDemo, insertAccount, setUsersApi } from './accounts-store.ts';
+import { storeAccountKey } from './keys-service.ts';
+import { mintCredentials } from './secrets.ts';
+
+export interface MasterAccountInput {
+  name: string;
+  country: string;
+  usersApi?: boolean;
+}
+
+export interface CreatedMaster {
+  accountId: string;
+  apiKey: string;
+  secretKey: string;
+  /** Signs this partner's callbacks (API.md decision 10); shown here once. */
+  webhookSecret: string;
+}
+
+export interface OperatorAct {
+  action: string;
+  remoteIp: string | undefined;
+}
+
+const webhookAad = (accountId: string) => `webhook-secret:${accountId}`;
+
+async function insertMaster(
+  ctx: AppContext,
+  tx: Tx,
+  input: MasterAccountInput,
+  demo: boolean,
+): Promise<CreatedMaster> {
+  if (!isCountryCode(input.country))
+    throw invalidValue('country', `Unknown country code "${input.country}".`);
+  const accountId = newId('AC');
+  const webhookSecret = newKey('SK').replace(/^SK-/, 'WH-');
+  await insertAccount(tx, {
+    id: accountId,
+    partnerId: accountId,
+    parentId: null,
+    kind: 'master',
+    name: input.name,
+    status: 'APPROVED',
+    type: 'BUSINESS',
+    country: input.country,
+    usersApiEnabled: input.usersApi ?? false,
+    referrerAccountId: null,
+    profileFields: {},
+    webhookSecret: seal(ctx.config.masterKey, webhookSecret, webhookAad(accountId)),
+    isSandboxDemo: demo,
+  });
+  const credentials = mintCredentials(ctx.config.masterKey);
+  await storeAccountKey(tx, accountId, accountId, credentials, {
+    type: 'FULL',
+    description: 'first key',
+    ipWhitelist: [],
+    origin: 'operator',
+    createdBy: 'operator',
+  });
+  return { accountId, apiKey: credentials.apiKey, secretKey: credentials.secretKey, webhookSecret };
+}
+
+/** POST /operator/v1/accounts: a master account with its first FULL key, audited in the same transaction. */
+export async function createMasterAccount(
+  ctx: AppContext,
+  tx: Tx,
+  act: OperatorAct,
+  input: MasterAccountInput,
+) {
+  const created = await insertMaster(ctx, tx, input, false);
+  await insertAudit(tx, {
+    actor: 'operator',
+    action: act.action,
+    target: `account:${created.accountId}`,
+    outcome: 'ok',
+    status: 200,
+    remoteIp: act.remoteIp,
+    detail: { name: input.name, country: input.country, usersApi: input.usersApi ?? false },
+  });
+  return created;
+}
+
+/** The Users API switch (spec §1: operator only), audited with the change. */
+export async function switchUsersApi(ctx: AppContext, act: OperatorAct, accountId: string, enabled: boolean) {
+  return withTransaction(ctx.db, async (tx) => {
+    const account = await findAccountById(tx, accountId);
+    if (!account || account.kind !== 'master') throw notFound('Master account');
+    await setUsersApi(tx, accountId, enabled);
+    await insertAudit(tx, {
+      actor: 'operator',
+      action: act.action,
+      target: `account:${accountId}`,
+      outcome: 'ok',
+      status: 200,
+      remoteIp: act.remoteIp,
+      detail: { usersApi: enabled },
+    });
+    return { accountId, usersApi: enabled };
+  });
+}
+
+/**
+ * First sandbox start: one demo master account with the Users API on. Returns its credentials
+ * only to the process that created it (a unique index admits one demo), so they print once.
+ */
+export async function ensureSandboxDemo(ctx: AppContext): Promise<CreatedMaster | undefined> {
+  if (ctx.config.env !== 'sandbox' || (await findSandboxDemo(ctx.db))) return undefined;
+  try {
+    return await withTransaction(ctx.db, (tx) =>
+      insertMaster(ctx, tx, { name: 'Sandbox demo partner', country: 'US', usersApi: true }, true),
+    );
+  } catch (error) {
+    if ((error as { code?: string }).code === '23505') return undefined; // another process made it first
+    throw error;
+  }
+}

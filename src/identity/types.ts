@@ -1,0 +1,32 @@
+/** Who is calling, as established by authentication (before masquerading). */
+export interface Caller {
+  apiKey: string;
+  keyType: 'FULL' | 'READONLY';
+  scheme: 'signature' | 'bearer';
+  /** Undefined for a decentralized session token that has not created its account yet. */
+  account: CallerAccount | undefined;
+  ipWhitelist: string[];
+}
+
+export interface CallerAccount {
+  id: string;
+  partnerId: string;
+  kind: 'master' | 'subaccount' | 'individual';
+  usersApiEnabled: boolean;
+}
+
+/**
+ * On whose behalf the call acts, after masquerading. Stores take this as their first argument,
+ * so every query is filtered by the acting partner unless a store says otherwise.
+ */
+export interface Scope {
+  partnerId: string;
+  /** The acting account: the caller's own, or the sub-account it masquerades as. */
+  accountId: string;
+  /** Set when masquerading as a user. */
+  userId?: string;
+  caller: Caller;
+  masqueraded: boolean;
+}
+
+export type AccountKind = CallerAccount['kind'];
