@@ -1,10 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ConfigError, loadConfig } from './config.ts';
-import { startEmbeddedPostgres } from './platform/db/embedded.ts';
 import { migrate } from './platform/db/migrate.ts';
-import { createPool } from './platform/db/pool.ts';
-import { type Mode, type Running, startRampart } from './runtime.ts';
+import { openDatabase } from './platform/db/open.ts';
+import type { Mode, Running } from './runtime.ts';
 
 const USAGE = `usage: rampart <command>
   serve                         API, hosted pages and workers (default)
@@ -40,7 +39,11 @@ function printBanner(running: Running) {
 
 async function run(mode: Mode) {
   const config = loadConfig();
-  const running = await startRampart(config, mode);
+  // PostgreSQL starts in its own process while the app's modules load: cold start is the longer of the two.
+  const opening = openDatabase(config);
+  opening.catch(() => undefined); // awaited (and reported) inside startRampart
+  const { startRampart } = await import('./runtime.ts');
+  const running = await startRampart(config, mode, opening);
   if (mode === 'serve') printBanner(running);
   let stopping = false;
   const shutdown = (signal: string) => {
@@ -60,15 +63,7 @@ async function run(mode: Mode) {
 }
 
 async function runMigrations() {
-  const config = loadConfig();
-  const embedded = config.databaseUrl
-    ? undefined
-    : await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.embeddedPgPort });
-  const db = createPool({
-    connectionString: config.databaseUrl ?? embedded!.connectionString,
-    max: 1,
-    statementTimeoutMs: config.dbStatementTimeoutMs,
-  });
+  const { db, embedded } = await openDatabase(loadConfig());
   const applied = await migrate(db);
   process.stdout.write(applied.length ? `applied: ${applied.join(', ')}\n` : 'nothing to apply\n');
   await db.end();

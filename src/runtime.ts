@@ -8,9 +8,8 @@ import { syncSandboxClock } from './operator/service.ts';
 import { resolveSecrets } from './platform/bootstrap-secrets.ts';
 import { Clock } from './platform/clock.ts';
 import type { AppContext } from './platform/context.ts';
-import { type EmbeddedServer, startEmbeddedPostgres } from './platform/db/embedded.ts';
 import { migrate, readMigrations } from './platform/db/migrate.ts';
-import { createPool, type Db } from './platform/db/pool.ts';
+import { type OpenedDatabase, openDatabase } from './platform/db/open.ts';
 import { registerHousekeeping } from './platform/jobs/housekeeping.ts';
 import { JobRunner } from './platform/jobs/runner.ts';
 import { loggerOptions } from './platform/logger.ts';
@@ -31,29 +30,19 @@ export interface Running {
 
 const CLOCK_SYNC_MS = 1000;
 
-async function openDatabase(
-  config: Config,
-  log: pino.Logger,
-): Promise<{ db: Db; embedded?: EmbeddedServer }> {
-  const settings = { max: config.dbPoolSize, statementTimeoutMs: config.dbStatementTimeoutMs };
-  if (config.databaseUrl) return { db: createPool({ connectionString: config.databaseUrl, ...settings }) };
-  const embedded = await startEmbeddedPostgres({
-    dataDir: config.dataDir,
-    port: config.embeddedPgPort,
-    log: (line) => log.debug({ postgres: line }, 'embedded postgres'),
-  });
-  return { db: createPool({ connectionString: embedded.connectionString, ...settings }), embedded };
-}
-
 /**
  * Brings Rampart up: secrets, database (embedded or external), migrations, clock, HTTP app
  * and workers. `stop()` drains in reverse order: stop accepting, finish in-flight requests
  * (bounded by the shutdown timeout), stop workers, close the pool, stop the embedded server.
  */
-export async function startRampart(config: Config, mode: Mode): Promise<Running> {
+export async function startRampart(
+  config: Config,
+  mode: Mode,
+  opening: Promise<OpenedDatabase> = openDatabase(config),
+): Promise<Running> {
   const log = pino(loggerOptions(config.logLevel) as pino.LoggerOptions);
   const secrets = await resolveSecrets(config);
-  const { db, embedded } = await openDatabase(config, log);
+  const { db, embedded } = await opening;
   const applied = await migrate(db);
   if (applied.length > 0) log.info({ applied }, 'migrations applied');
   const migrations = await readMigrations();

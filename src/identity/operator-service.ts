@@ -90,7 +90,7 @@ export async function createMasterAccount(
 export async function switchUsersApi(ctx: AppContext, act: OperatorAct, accountId: string, enabled: boolean) {
   return withTransaction(ctx.db, async (tx) => {
     const account = await findAccountById(tx, accountId);
-    if (!account || account.kind !== 'master') throw notFound('Master account');
+    if (account?.kind !== 'master') throw notFound('Master account');
     await setUsersApi(tx, accountId, enabled);
     await insertAudit(tx, {
       actor: 'operator',

@@ -77,7 +77,12 @@ export class ApiError extends Error {
     message: string,
     options: ApiErrorOptions = {},
   ) {
+    // Expected refusals need no stack trace, and capturing one is the costliest part of an
+    // error answer; faults we did not foresee are plain Errors and keep theirs.
+    const stackTraceLimit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(message);
+    Error.stackTraceLimit = stackTraceLimit;
     this.status = options.status ?? STATUS_BY_TYPE[type];
     this.problematicField = options.problematicField;
     this.transient =

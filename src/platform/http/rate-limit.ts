@@ -1,6 +1,5 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Redis } from 'ioredis';
 import { ApiError } from '../errors.ts';
 
 export interface RateLimitSettings {
@@ -40,8 +39,13 @@ export async function installRateLimits(
   settings: RateLimitSettings,
   keyOf: (request: FastifyRequest) => string | undefined,
 ): Promise<RateLimits> {
+  // Loaded only when configured: the client library is a noticeable part of start-up time.
   const redis = settings.redisUrl
-    ? new Redis(settings.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false })
+    ? new (await import('ioredis')).Redis(settings.redisUrl, {
+        maxRetriesPerRequest: 1,
+        enableOfflineQueue: false,
+        lazyConnect: false,
+      })
     : undefined;
   await app.register(rateLimit, {
     global: false,
