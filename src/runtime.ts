@@ -29,6 +29,9 @@ export interface Running {
 }
 
 const CLOCK_SYNC_MS = 1000;
+const POOL_END_GRACE_MS = 1000;
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 
 /**
  * Brings Rampart up: secrets, database (embedded or external), migrations, clock, HTTP app
@@ -70,9 +73,14 @@ export async function startRampart(
 
   const stop = async () => {
     clearInterval(clockSync);
-    const deadline = new Promise<void>((resolve) => setTimeout(resolve, config.shutdownTimeoutMs).unref());
-    await Promise.race([Promise.all([app?.close(), jobs?.stop()]), deadline]);
-    await db.end().catch(() => undefined);
+    const drained = await Promise.race([
+      Promise.all([app?.close(), jobs?.stop()]).then(() => true),
+      sleep(config.shutdownTimeoutMs).then(() => false),
+    ]);
+    // Past the bound: cut the connections still open. The pool's end() waits for every client
+    // checked out by a stuck request, so it is bounded too; the process exits after this anyway.
+    if (!drained) app?.server.closeAllConnections();
+    await Promise.race([db.end().catch(() => undefined), sleep(POOL_END_GRACE_MS)]);
     await embedded?.stop();
   };
   return {

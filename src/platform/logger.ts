@@ -23,10 +23,30 @@ export const REDACTED_PATHS = [
   'body.debitCard',
 ];
 
-const SENSITIVE_QUERY_PARAMS = /([?&](?:secretKey|secret|token|cardNumber|cvv)=)[^&#]*/gi;
+const SENSITIVE_QUERY_NAME = /secret|token|password|cardnumber|cvv/i;
 
+function decodedName(name: string): string {
+  try {
+    return decodeURIComponent(name.replace(/\+/g, ' '));
+  } catch {
+    return name;
+  }
+}
+
+/**
+ * Masks the value of every query parameter whose name, once percent-decoded as the query parser
+ * decodes it, looks secret: `?secret%4Bey=` reaches a handler as `secretKey` and must be masked too.
+ */
 export function maskUrl(url: string): string {
-  return url.replace(SENSITIVE_QUERY_PARAMS, '$1[REDACTED]');
+  const start = url.indexOf('?');
+  if (start < 0) return url;
+  const pairs = url.slice(start + 1).split('&');
+  const masked = pairs.map((pair) => {
+    const equals = pair.indexOf('=');
+    const name = equals < 0 ? pair : pair.slice(0, equals);
+    return SENSITIVE_QUERY_NAME.test(decodedName(name)) ? `${name}=[REDACTED]` : pair;
+  });
+  return `${url.slice(0, start)}?${masked.join('&')}`;
 }
 
 interface LoggedRequest {

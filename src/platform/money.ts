@@ -46,7 +46,8 @@ export function isKnownCurrency(code: string): boolean {
 }
 
 export function currencyScale(code: string): number {
-  const scale = SCALE_BY_CURRENCY[code];
+  // hasOwn: a code such as "constructor" must not find Object.prototype's members.
+  const scale = Object.hasOwn(SCALE_BY_CURRENCY, code) ? SCALE_BY_CURRENCY[code] : undefined;
   if (scale === undefined)
     throw invalidValue('currency', `Unsupported currency: "${code}"`, 'validation.unsupportedCurrency');
   return scale;

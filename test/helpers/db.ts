@@ -29,7 +29,9 @@ async function admin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
 }
 
 /** A new, empty database on the test server; migrated unless `migrated: false`. */
-export async function freshDatabase(options: { migrated?: boolean; poolSize?: number } = {}): Promise<TestDatabase> {
+export async function freshDatabase(
+  options: { migrated?: boolean; poolSize?: number } = {},
+): Promise<TestDatabase> {
   const name = `rampart_t_${randomBytes(6).toString('hex')}`;
   await admin((client) => client.query(`CREATE DATABASE ${name}`));
   const url = withDatabase(inject('adminDatabaseUrl'), name);
@@ -47,7 +49,10 @@ export async function freshDatabase(options: { migrated?: boolean; poolSize?: nu
 }
 
 /** Every table's rows, for "a rejected request changed nothing" assertions. */
-export async function snapshotTables(db: Db, ignore: string[] = ['operator_audit']): Promise<Record<string, unknown[]>> {
+export async function snapshotTables(
+  db: Db,
+  ignore: string[] = ['operator_audit'],
+): Promise<Record<string, unknown[]>> {
   const { rows } = await db.query<{ table_name: string }>(
     `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'
      ORDER BY table_name`,

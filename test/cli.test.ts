@@ -1,0 +1,69 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { TEST_MASTER_KEY, TEST_OPERATOR_TOKEN } from './helpers/app.ts';
+import { freshDatabase, type TestDatabase } from './helpers/db.ts';
+import { freePort, spawnRampart, tryConnect } from './helpers/process.ts';
+
+const databases: TestDatabase[] = [];
+afterAll(async () => {
+  for (const database of databases) await database.drop();
+});
+
+describe('rampart process', () => {
+  it('stops on a bad setting with exactly one stderr line naming it and a non-zero exit', async () => {
+    const run = spawnRampart(['serve'], { PORT: 'abc' });
+    const { code } = await run.exited;
+    expect(code).not.toBe(0);
+    expect(code).not.toBeNull();
+    const lines = run
+      .stderr()
+      .split('\n')
+      .filter((line) => line !== '');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('PORT');
+    expect(lines[0]).toContain('abc');
+    expect(run.stdout()).toBe('');
+  });
+
+  it('names the variable for another bad setting too (not a fixed message)', async () => {
+    const run = spawnRampart(['serve'], { RAMPART_ENV: 'staging' });
+    expect((await run.exited).code).toBe(1);
+    const lines = run
+      .stderr()
+      .split('\n')
+      .filter((line) => line !== '');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('RAMPART_ENV');
+    expect(lines[0]).not.toContain('PORT');
+  });
+
+  it('serves, then drains and exits 0 on SIGTERM', async () => {
+    const database = await freshDatabase({ migrated: false });
+    databases.push(database);
+    const port = await freePort();
+    const run = spawnRampart(['serve'], {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: database.url,
+      RAMPART_MASTER_KEY: TEST_MASTER_KEY,
+      RAMPART_OPERATOR_TOKEN: TEST_OPERATOR_TOKEN,
+      RAMPART_DATA_DIR: 'data/test-unused',
+      LOG_LEVEL: 'warn',
+    });
+    try {
+      await run.waitForStdout('is up at');
+      const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
+      expect(ready.status).toBe(200);
+      // It migrated the empty database on start.
+      const { rows } = await database.db.query('SELECT version FROM schema_migrations');
+      expect(rows.length).toBeGreaterThan(0);
+
+      run.child.kill('SIGTERM');
+      const { code } = await run.exited;
+      expect({ code, stdout: run.stdout(), stderr: run.stderr() }).toMatchObject({ code: 0 });
+      expect(run.stdout()).toContain('SIGTERM received, draining');
+      expect(await tryConnect(port)).toBe('ECONNREFUSED');
+    } finally {
+      run.child.kill('SIGKILL');
+    }
+  });
+});

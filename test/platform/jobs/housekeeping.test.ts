@@ -1,0 +1,48 @@
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registerHousekeeping } from '../../../src/platform/jobs/housekeeping.ts';
+import { JobRunner } from '../../../src/platform/jobs/runner.ts';
+import { freshDatabase, type TestDatabase } from '../../helpers/db.ts';
+
+let database: TestDatabase;
+beforeAll(async () => {
+  database = await freshDatabase();
+});
+afterAll(async () => database.drop());
+
+describe('platform.purge', () => {
+  it('deletes expired idempotency keys and old finished jobs, keeps the rest, and schedules itself again', async () => {
+    const db = database.db;
+    await db.query(
+      `INSERT INTO idempotency_keys (scope, key, request_hash, response_status, response_body, expires_at) VALUES
+       ('s', 'expired', 'h', 200, '{}', now() - interval '1 second'),
+       ('s', 'alive', 'h', 200, '{}', now() + interval '1 hour')`,
+    );
+    await db.query(
+      `INSERT INTO jobs (kind, state, finished_at) VALUES
+       ('test.old', 'done', now() - interval '8 days'),
+       ('test.oldFailed', 'failed', now() - interval '8 days'),
+       ('test.recent', 'done', now() - interval '1 day')`,
+    );
+
+    const runner = new JobRunner(db, pino({ level: 'silent' }), 1000);
+    expect(await registerHousekeeping(runner, db)).toEqual(expect.any(Number));
+    // A second process registering at the same time queues no second purge.
+    expect(
+      await registerHousekeeping(new JobRunner(db, pino({ level: 'silent' }), 1000), db),
+    ).toBeUndefined();
+
+    expect(await runner.drain()).toBe(1);
+
+    const keys = await db.query<{ key: string }>('SELECT key FROM idempotency_keys ORDER BY key');
+    expect(keys.rows.map((row) => row.key)).toEqual(['alive']);
+    const kinds = await db.query<{ kind: string; state: string; later: boolean }>(
+      `SELECT kind, state, run_at > now() + interval '50 minutes' AS later FROM jobs ORDER BY id`,
+    );
+    expect(kinds.rows).toEqual([
+      { kind: 'test.recent', state: 'done', later: false },
+      { kind: 'platform.purge', state: 'done', later: false },
+      { kind: 'platform.purge', state: 'pending', later: true },
+    ]);
+  });
+});

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { serializeJson } from '../../src/platform/json.ts';
+import { Money } from '../../src/platform/money.ts';
+
+describe('serializeJson', () => {
+  it('writes decimals exactly as JSON numbers', () => {
+    const total = new Money('0.1').plus(new Money('0.2'));
+    expect(serializeJson({ total })).toBe('{"total":0.3}');
+    expect(0.1 + 0.2).not.toBe(0.3); // what a float would have written
+    expect(serializeJson(new Money('1.000000000000000001'))).toBe('1.000000000000000001');
+    expect(serializeJson(new Money('123456789012345678901234.123456789012345678'))).toBe(
+      '123456789012345678901234.123456789012345678',
+    );
+    expect(serializeJson(new Money('1e-18'))).toBe('0.000000000000000001');
+    expect(serializeJson(new Money('1e30'))).toBe('1000000000000000000000000000000');
+    expect(serializeJson(new Money('-12.50'))).toBe('-12.5');
+  });
+
+  it('writes nested structures, skipping undefined members like JSON.stringify', () => {
+    const value = {
+      a: [new Money('2.50'), { b: new Money('0.000000000000000001'), skip: undefined }],
+      text: 'quote " and \\ and \u2028',
+      flag: false,
+      none: null,
+      fn: () => 1,
+      list: [undefined, 1],
+      n: 42,
+      big: 2n ** 64n,
+    };
+    expect(serializeJson(value)).toBe(
+      '{"a":[2.5,{"b":0.000000000000000001}],"text":"quote \\" and \\\\ and \u2028","flag":false,"none":null,"list":[null,1],"n":42,"big":18446744073709551616}',
+    );
+    const plain = { a: [1, { b: 'x', c: null }], d: true };
+    expect(serializeJson(plain)).toBe(JSON.stringify(plain));
+  });
+
+  it('writes Dates as epoch milliseconds and non-finite numbers as null', () => {
+    expect(serializeJson({ at: new Date(1_536_518_677_854) })).toBe('{"at":1536518677854}');
+    expect(serializeJson([Number.NaN, Number.POSITIVE_INFINITY])).toBe('[null,null]');
+    expect(serializeJson(undefined)).toBe('null');
+  });
+
+  it('produces JSON a parser reads back to the same numbers', () => {
+    const parsed = JSON.parse(serializeJson({ amount: new Money('12.34'), at: new Date(5) })) as Record<
+      string,
+      number
+    >;
+    expect(parsed).toEqual({ amount: 12.34, at: 5 });
+  });
+});

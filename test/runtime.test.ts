@@ -1,0 +1,208 @@
+import net from 'node:net';
+import pg from 'pg';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { type Running, startRampart } from '../src/runtime.ts';
+import { operatorHeaders, testConfig } from './helpers/app.ts';
+import { freshDatabase, type TestDatabase } from './helpers/db.ts';
+import { expectEnvelope, parseResponse } from './helpers/http.ts';
+import { freePort, tryConnect } from './helpers/process.ts';
+
+const cleanups: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+});
+
+async function database(migrated = true): Promise<TestDatabase> {
+  const created = await freshDatabase({ migrated });
+  cleanups.push(() => created.drop());
+  return created;
+}
+
+async function start(db: TestDatabase, mode: 'serve' | 'worker', env: Record<string, string> = {}) {
+  const running = await startRampart(
+    testConfig({
+      DATABASE_URL: db.url,
+      HOST: '127.0.0.1',
+      PORT: '0',
+      RAMPART_DB_STATEMENT_TIMEOUT_MS: '60000',
+      RAMPART_SHUTDOWN_TIMEOUT_MS: '60000',
+      ...env,
+    }),
+    mode,
+  );
+  let stopped = false;
+  cleanups.push(async () => {
+    if (!stopped) await running.stop();
+  });
+  return {
+    running,
+    stop: async () => {
+      stopped = true;
+      await running.stop();
+    },
+  };
+}
+
+function portOf(running: Running): number {
+  const address = running.app?.server.address();
+  return typeof address === 'object' && address ? address.port : 0;
+}
+
+/** Holds a lock that makes the clock advance wait, until released. */
+async function lockClockTable(url: string) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  await client.query('BEGIN');
+  await client.query('LOCK TABLE runtime_settings IN EXCLUSIVE MODE');
+  return {
+    release: async () => {
+      await client.query('COMMIT');
+      await client.end();
+    },
+  };
+}
+
+async function waitForLockWaiter(db: TestDatabase) {
+  await vi.waitFor(
+    async () => {
+      const { rows } = await db.db.query(
+        `SELECT 1 FROM pg_stat_activity WHERE datname = $1 AND wait_event_type = 'Lock'`,
+        [db.name],
+      );
+      expect(rows.length).toBeGreaterThan(0);
+    },
+    { timeout: 10_000, interval: 20 },
+  );
+}
+
+function advanceClock(port: number) {
+  let settled = false;
+  const response = fetch(`http://127.0.0.1:${port}/operator/v1/sandbox/clock`, {
+    method: 'POST',
+    headers: operatorHeaders(),
+    body: '{"advanceSeconds":60}',
+  }).finally(() => {
+    settled = true;
+  });
+  return { response, settled: () => settled };
+}
+
+describe('startRampart serve', () => {
+  it('migrates, serves, and on stop finishes the in-flight request while refusing new connections', async () => {
+    const db = await database(false);
+    const { running, stop } = await start(db, 'serve');
+    const port = portOf(running);
+    expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
+
+    // A client that started sending a request on its connection before the shutdown.
+    const early = net.connect(port, '127.0.0.1');
+    await new Promise<void>((resolve) => early.once('connect', () => resolve()));
+    const earlyBytes: Buffer[] = [];
+    early.on('data', (chunk) => earlyBytes.push(chunk));
+    const earlyClosed = new Promise<void>((resolve) => early.once('close', () => resolve()));
+    early.write('GET /healthz HTTP/1.1\r\nhost: localhost\r\n');
+
+    const lock = await lockClockTable(db.url);
+    const inFlight = advanceClock(port);
+    await waitForLockWaiter(db);
+
+    let stopped = false;
+    const stopping = stop().then(() => {
+      stopped = true;
+    });
+    // The listener closes first: new connections are refused while the request is still running.
+    await vi.waitFor(async () => expect(await tryConnect(port)).toBe('ECONNREFUSED'), {
+      timeout: 10_000,
+      interval: 20,
+    });
+    expect(inFlight.settled()).toBe(false);
+    expect(stopped).toBe(false);
+
+    // The half-sent request completes during the drain: it gets the envelope, not Fastify's 503 shape.
+    early.write('\r\n');
+    await earlyClosed;
+    const answer = parseResponse(Buffer.concat(earlyBytes));
+    expect(answer?.status).toBe(503);
+    expect(answer?.headers.connection).toBe('close');
+    expectEnvelope(answer?.json, 'ServiceUnavailableException', { transient: true });
+
+    await lock.release();
+    const response = await inFlight.response;
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ offsetSeconds: 60 });
+    await stopping;
+    expect(running.ctx.db.ended).toBe(true);
+
+    // The effect of the drained request was committed.
+    const { rows } = await db.db.query(
+      `SELECT value FROM runtime_settings WHERE name = 'sandbox_clock_offset_ms'`,
+    );
+    expect(rows).toEqual([{ value: 60_000 }]);
+  });
+
+  it('bounds the drain: stop() returns after the shutdown timeout even while a request is stuck', async () => {
+    const db = await database();
+    const { running, stop } = await start(db, 'serve', { RAMPART_SHUTDOWN_TIMEOUT_MS: '100' });
+    const port = portOf(running);
+    const lock = await lockClockTable(db.url);
+    try {
+      const inFlight = advanceClock(port);
+      const outcome = inFlight.response.then(
+        (response) => response.status,
+        () => 'connection closed',
+      );
+      await waitForLockWaiter(db);
+      // Resolves although the request is still waiting for its lock: the bound held.
+      await stop();
+      expect(await tryConnect(port)).toBe('ECONNREFUSED');
+      // The stuck request was cut off rather than answered.
+      expect(await outcome).toBe('connection closed');
+    } finally {
+      await lock.release();
+    }
+  });
+});
+
+describe('startRampart worker', () => {
+  it('runs the jobs without HTTP and stops cleanly', async () => {
+    const db = await database();
+    await db.db.query(
+      `INSERT INTO idempotency_keys (scope, key, request_hash, response_status, response_body, expires_at)
+       VALUES ('s', 'expired', 'h', 200, '{}', now() - interval '1 second')`,
+    );
+    const port = await freePort();
+    const { running, stop } = await start(db, 'worker', {
+      PORT: String(port),
+      RAMPART_WORKERS: 'false',
+      RAMPART_WORKER_POLL_MS: '10',
+    });
+    expect(running.app).toBeUndefined();
+    expect(running.jobs).toBeDefined();
+    expect(await tryConnect(port)).toBe('ECONNREFUSED');
+
+    // The worker picked up the housekeeping job on its own.
+    await vi.waitFor(
+      async () => {
+        const { rows } = await db.db.query(
+          `SELECT 1 FROM jobs WHERE kind = 'platform.purge' AND state = 'done'`,
+        );
+        expect(rows.length).toBe(1);
+      },
+      { timeout: 10_000, interval: 20 },
+    );
+    const keys = await db.db.query('SELECT key FROM idempotency_keys');
+    expect(keys.rows).toEqual([]);
+
+    await stop();
+    expect(running.ctx.db.ended).toBe(true);
+    await expect(running.ctx.db.query('SELECT 1')).rejects.toThrow();
+  });
+
+  it('serve without workers starts no job runner', async () => {
+    const db = await database();
+    const { running, stop } = await start(db, 'serve', { RAMPART_WORKERS: 'false' });
+    expect(running.jobs).toBeUndefined();
+    expect(running.app).toBeDefined();
+    await stop();
+  });
+});
