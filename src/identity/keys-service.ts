@@ -84,13 +84,21 @@ export async function createApiKey(
   };
 }
 
-/** DELETE /v2/apiKey/{apiKey}: any key of the caller's partner tree, or an untied session's own key. */
+/**
+ * DELETE /v2/apiKey/{apiKey}: the caller's own key or its account's keys; a master also reaches
+ * every key of its partner tree. An untied session reaches only its own key.
+ */
 export async function deleteApiKey(
   ctx: AppContext,
   caller: Caller,
   apiKey: string,
 ): Promise<Record<string, never>> {
-  const deleted = await deleteKeyWithin(ctx.db, apiKey, caller.account?.partnerId ?? null, caller.apiKey);
+  const deleted = await deleteKeyWithin(ctx.db, apiKey, {
+    callerKey: caller.apiKey,
+    accountId: caller.account?.id ?? null,
+    partnerId: caller.account?.partnerId ?? null,
+    wholeTree: caller.account?.kind === 'master',
+  });
   if (!deleted) throw notFound('API key');
   return {};
 }

@@ -134,19 +134,20 @@ export async function setKeyWhitelist(q: Queryable, apiKey: string, ipWhitelist:
 }
 
 /**
- * Deletes a key owned by an account of the given partner (or the caller's own untied session);
- * false when there is no such live key within reach.
+ * Deletes a key within the caller's reach: its own key, a key of its own account, or (a master
+ * only) any key of its partner tree. A sub-account's key never reaches its master's or its
+ * siblings' keys. False when there is no such live key within reach.
  */
 export async function deleteKeyWithin(
   q: Queryable,
   apiKey: string,
-  partnerId: string | null,
-  callerKey: string,
+  reach: { callerKey: string; accountId: string | null; partnerId: string | null; wholeTree: boolean },
 ) {
   const { rowCount } = await q.query(
     `UPDATE api_keys SET deleted_at = now()
-     WHERE api_key = $1 AND deleted_at IS NULL AND (partner_id = $2 OR api_key = $3)`,
-    [apiKey, partnerId, callerKey],
+     WHERE api_key = $1 AND deleted_at IS NULL
+       AND (api_key = $2 OR account_id = $3 OR ($4 AND partner_id = $5))`,
+    [apiKey, reach.callerKey, reach.accountId, reach.wholeTree, reach.partnerId],
   );
   return rowCount === 1;
 }

@@ -23,6 +23,11 @@ export interface TestAppOptions {
   /** Registers extra routes (test-only probes) before the app starts listening. */
   extend?: (app: FastifyInstance, ctx: AppContext) => void | Promise<void>;
   database?: TestDatabase;
+  /**
+   * Adds the listening address to the public URLs, as `RAMPART_PUBLIC_URL=http://127.0.0.1:<port>`
+   * would, so requests signed over `baseUrl` verify (default true).
+   */
+  loopbackPublicUrl?: boolean;
 }
 
 export function testConfig(env: Record<string, string> = {}): Config {
@@ -50,6 +55,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
+  if (options.loopbackPublicUrl !== false) ctx.config.publicUrls.push(`http://127.0.0.1:${port}`);
   return {
     app,
     ctx,

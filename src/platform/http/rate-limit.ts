@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.ts';
@@ -47,6 +48,8 @@ export async function installRateLimits(
         lazyConnect: false,
       })
     : undefined;
+  // Until the connection is up every check would be skipped (skipOnError): start counting at once.
+  if (redis && redis.status !== 'ready') await once(redis, 'ready').catch(() => undefined);
   await app.register(rateLimit, {
     global: false,
     ...(redis ? { redis, nameSpace: 'rampart-rl:' } : {}),
