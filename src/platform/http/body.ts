@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import sjson from 'secure-json-parse';
 import { ApiError } from '../errors.ts';
+import { parseJsonExact } from '../json-parse.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -30,8 +30,9 @@ export function parseJsonBody(raw: Buffer): unknown {
     );
   }
   try {
-    // Rejects __proto__ and constructor.prototype keys: hostile JSON must not poison objects.
-    return sjson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
+    // Rejects __proto__ and constructor.prototype keys (hostile JSON must not poison objects) and
+    // keeps long number literals exact.
+    return parseJsonExact(text);
   } catch {
     throw new ApiError('JsonFormatException', 'validation.jsonFormat', 'The request body is not valid JSON.');
   }
@@ -65,6 +66,9 @@ export function installBodyParsers(app: FastifyInstance, beforeParse?: BeforePar
   app.addHook('preValidation', async (request, reply) => {
     if (beforeParse) await beforeParse(request, reply);
     if (request.jsonPending && request.rawBody) request.body = parseJsonBody(request.rawBody);
+    // Wyre clients post no body where every field is optional (or sent in the query): an absent
+    // body reads as {}, so the schema can name a missing required field instead of "not an object".
+    if (request.body === undefined && request.routeOptions.schema?.body !== undefined) request.body = {};
   });
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (request, raw, done) => {
     const bytes = raw as Buffer;
