@@ -1,0 +1,28 @@
+/** The bench database: dropped and created anew each run so no earlier run's rows or bloat count. */
+import pg from 'pg';
+import { type BenchConfig, databaseUrl } from './config.ts';
+
+async function withClient<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url, application_name: 'rampart-bench' });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+export async function recreateBenchDatabase(config: BenchConfig): Promise<void> {
+  await withClient(`${config.pgServerUrl}/postgres`, async (client) => {
+    // FORCE: a server left over from an interrupted run must not keep the old database alive.
+    await client.query(`DROP DATABASE IF EXISTS ${config.databaseName} WITH (FORCE)`);
+    await client.query(`CREATE DATABASE ${config.databaseName}`);
+  });
+}
+
+export async function postgresVersion(config: BenchConfig): Promise<string> {
+  return withClient(databaseUrl(config), async (client) => {
+    const result = await client.query<{ server_version: string }>('SHOW server_version');
+    return result.rows[0]?.server_version ?? 'unknown';
+  });
+}

@@ -1,0 +1,91 @@
+/** How to start each server a scenario can target: the baseline program and Rampart itself. */
+import path from 'node:path';
+import type { BenchConfig } from './config.ts';
+import type { TargetName } from './scenarios.ts';
+import { freePort, type RunningServer, type ServerSpec, startServer } from './server-process.ts';
+
+export interface TargetOptions {
+  config: BenchConfig;
+  /** Scratch directory of this run: logs, Rampart's data dir. */
+  runDir: string;
+  /** Unset: Rampart starts its embedded PostgreSQL under dataDir. */
+  databaseUrl: string | undefined;
+  dataDir?: string;
+  readyTimeoutMs?: number;
+  logName?: string;
+}
+
+/** The highest per-minute limit src/config.ts accepts. */
+const RATE_LIMIT_CEILING = 10_000_000;
+
+/** The parent's env minus anything that would point a child at another database or port. */
+function childEnv(overrides: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  // REDIS_URL too: runs stay comparable only if rate-limit counters always live in process memory.
+  const foreign = [
+    'DATABASE_URL',
+    'PORT',
+    'HOST',
+    'RAMPART_DATA_DIR',
+    'RAMPART_EMBEDDED_PG_PORT',
+    'REDIS_URL',
+  ];
+  for (const name of foreign) {
+    delete env[name];
+  }
+  return { ...env, ...overrides };
+}
+
+export async function rampartSpec(options: TargetOptions): Promise<ServerSpec> {
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const overrides: Record<string, string> = {
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    LOG_LEVEL: 'warn',
+    RAMPART_PUBLIC_URL: baseUrl,
+    RAMPART_DATA_DIR: options.dataDir ?? path.join(options.runDir, 'rampart-data'),
+    RAMPART_EMBEDDED_PG_PORT: String(options.config.embeddedPgPort),
+    // All load comes from one IP and, later, one key: raise the caps to the config's maximum so they
+    // never trip, while the limiter still counts every request as it does in production.
+    RAMPART_RATE_LIMIT_PER_IP: String(RATE_LIMIT_CEILING),
+    RAMPART_RATE_LIMIT_PER_KEY: String(RATE_LIMIT_CEILING),
+  };
+  if (options.databaseUrl) overrides.DATABASE_URL = options.databaseUrl;
+  return {
+    name: 'rampart',
+    args: ['src/main.ts', 'serve'],
+    env: childEnv(overrides),
+    baseUrl,
+    readyPath: '/readyz',
+    readyTimeoutMs: options.readyTimeoutMs ?? 60_000,
+    logPath: path.join(options.runDir, options.logName ?? 'rampart.log'),
+  };
+}
+
+async function baselineSpec(options: TargetOptions): Promise<ServerSpec> {
+  if (!options.databaseUrl) throw new Error('the baseline server needs a database URL');
+  const port = await freePort();
+  return {
+    name: 'baseline',
+    args: ['bench/baseline-server.ts'],
+    env: childEnv({
+      DATABASE_URL: options.databaseUrl,
+      PORT: String(port),
+      BENCH_KV_ROWS: String(options.config.kvRows),
+    }),
+    baseUrl: `http://127.0.0.1:${port}`,
+    readyPath: '/readyz',
+    readyTimeoutMs: options.readyTimeoutMs ?? 60_000,
+    logPath: path.join(options.runDir, options.logName ?? 'baseline.log'),
+  };
+}
+
+const specs: Record<TargetName, (options: TargetOptions) => Promise<ServerSpec>> = {
+  baseline: baselineSpec,
+  rampart: rampartSpec,
+};
+
+export async function startTarget(target: TargetName, options: TargetOptions): Promise<RunningServer> {
+  return startServer(await specs[target](options));
+}
