@@ -47,7 +47,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions): Promise<
   });
   installErrorHandling(app, sandbox);
   installValidators(app);
-  installRequestGuards(app);
+  installRequestGuards(app, (request, reply, error) => sendError(request, reply, error, sandbox));
   const limits = await installRateLimits(
     app,
     {

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../platform/context.ts';
 import { secretsEqual } from '../platform/crypto.ts';
 import { unauthenticated } from '../platform/errors.ts';
@@ -24,22 +24,20 @@ export function operatorAction(request: FastifyRequest): string {
 
 /**
  * Operator calls carry `Authorization: Bearer <RAMPART_OPERATOR_TOKEN>`, compared in constant
- * time. Applies to every route under /operator/, whichever module declares it. Every call is audited: state changes write their row in their own transaction, and
- * this hook writes one for everything else (reads, refusals, bad input).
+ * time. The hooks are attached to every route under /operator/, whichever module declares it,
+ * and to no other route (partner traffic pays nothing for them). Every call is audited: state
+ * changes write their row in their own transaction, and the onResponse hook writes one for
+ * everything else (reads, refusals, bad input).
  */
-const isOperatorRoute = (request: FastifyRequest) =>
-  request.routeOptions.url?.startsWith('/operator/') === true;
-
 export function installOperatorAuth(app: FastifyInstance, ctx: AppContext) {
-  app.addHook('onRequest', async (request) => {
-    if (!isOperatorRoute(request)) return;
+  const checkToken = async (request: FastifyRequest) => {
     const token = bearerToken(request);
     if (token === undefined || !secretsEqual(token, ctx.config.operatorToken)) {
       throw unauthenticated('accessDenied.invalidOperatorToken', 'Missing or invalid operator token.');
     }
-  });
-  app.addHook('onResponse', async (request, reply) => {
-    if (request.operatorAudited || !isOperatorRoute(request)) return;
+  };
+  const audit = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (request.operatorAudited) return;
     const status = reply.statusCode;
     await insertAudit(ctx.db, {
       actor: status === 401 ? 'anonymous' : 'operator',
@@ -48,5 +46,15 @@ export function installOperatorAuth(app: FastifyInstance, ctx: AppContext) {
       status,
       remoteIp: request.ip,
     }).catch((error) => request.log.error({ err: error }, 'operator audit write failed'));
+  };
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith('/operator/')) return;
+    route.onRequest = [checkToken, ...hookList(route.onRequest)];
+    route.onResponse = [...hookList(route.onResponse), audit];
   });
+}
+
+function hookList<T>(hooks: T | T[] | undefined): T[] {
+  if (hooks === undefined) return [];
+  return Array.isArray(hooks) ? hooks : [hooks];
 }

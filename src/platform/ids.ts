@@ -1,13 +1,21 @@
-import { randomInt } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 
 /** API.md's id alphabet: digits 2-9 and upper-case letters without I and O, so ids read back unambiguously. */
 export const ID_ALPHABET = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
 
 export type IdPrefix = 'AC' | 'US' | 'TF' | 'WO' | 'DA' | 'PA' | 'PT' | 'DO' | 'CB' | 'JB';
 
-/** Uniform, crypto-random characters; randomInt avoids the modulo bias of byte % 32 tricks. */
+/**
+ * Uniform, crypto-random characters. For a 32-symbol alphabet (ours) each byte's low five bits
+ * pick a symbol without bias, from one randomBytes call; other alphabets use randomInt, which
+ * avoids the modulo bias of `byte % n`.
+ */
 export function randomChars(length: number, alphabet = ID_ALPHABET): string {
   let out = '';
+  if (alphabet.length === 32) {
+    for (const byte of randomBytes(length)) out += alphabet[byte & 31];
+    return out;
+  }
   for (let i = 0; i < length; i++) out += alphabet[randomInt(alphabet.length)];
   return out;
 }

@@ -36,7 +36,7 @@ export function installMetrics(app: FastifyInstance, db: Db): Registry {
   poolGauge('rampart_db_pool_idle', 'Idle connections in the pool', () => db.idleCount);
   poolGauge('rampart_db_pool_waiting', 'Requests waiting for a connection', () => db.waitingCount);
 
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     const labels = {
       method: request.method,
       route: request.routeOptions.url ?? 'unmatched',
@@ -44,6 +44,7 @@ export function installMetrics(app: FastifyInstance, db: Db): Registry {
     };
     requests.inc(labels);
     latency.observe(labels, reply.elapsedTime / 1000);
+    done();
   });
   return registry;
 }
