@@ -3,10 +3,17 @@
  * command line recorded in RESULTS.md.
  */
 export interface BenchConfig {
-  /** Measured seconds per HTTP scenario and for pgbench. */
+  /** Measured seconds per HTTP measurement (one scenario in one round) and for pgbench. */
   durationS: number;
-  /** Seconds of discarded load before each measurement: JIT, pool and caches settle. */
+  /**
+   * Seconds of discarded load before each measurement, so the server that sat idle while the other
+   * was measured is running again; a scenario's first measurement gets twice this (JIT, pool).
+   */
   warmupS: number;
+  /** Rounds of alternating measurements: every ratio is the median of this many per-round ratios. */
+  rounds: number;
+  /** Rounds of each fixed-rate latency run (p99 at a share of the measured throughput). */
+  latencyRounds: number;
   connections: number;
   /** PostgreSQL server (no database part) the bench database is created on. */
   pgServerUrl: string;
@@ -18,7 +25,6 @@ export interface BenchConfig {
   /** Rows pre-populated for baseline (b)'s primary-key SELECT. */
   kvRows: number;
   coldStartRuns: number;
-  coldStartLimitMs: number;
   embeddedPgPort: number;
   /** Scenario ids (and `pgbench`, `cold-start`) to run; undefined runs everything. */
   only: ReadonlySet<string> | undefined;
@@ -64,8 +70,10 @@ function identifier(raw: string): string {
 export function loadBenchConfig(env: Env = process.env): BenchConfig {
   const only = env.BENCH_ONLY?.trim();
   return {
-    durationS: positiveInt(env, 'BENCH_DURATION_S', 10, 600),
-    warmupS: nonNegativeInt(env, 'BENCH_WARMUP_S', 2, 60),
+    durationS: positiveInt(env, 'BENCH_DURATION_S', 4, 600),
+    warmupS: nonNegativeInt(env, 'BENCH_WARMUP_S', 1, 60),
+    rounds: positiveInt(env, 'BENCH_ROUNDS', 5, 100),
+    latencyRounds: positiveInt(env, 'BENCH_LATENCY_ROUNDS', 3, 100),
     connections: positiveInt(env, 'BENCH_CONNECTIONS', 50, 1000),
     pgServerUrl: loopbackServerUrl(env.BENCH_PG_URL || 'postgres://postgres@127.0.0.1:5432'),
     databaseName: identifier(env.BENCH_DB_NAME || 'rampart_bench'),
@@ -74,7 +82,6 @@ export function loadBenchConfig(env: Env = process.env): BenchConfig {
     pgbenchScale: positiveInt(env, 'BENCH_PGBENCH_SCALE', 16, 1000),
     kvRows: positiveInt(env, 'BENCH_KV_ROWS', 10_000, 10_000_000),
     coldStartRuns: nonNegativeInt(env, 'BENCH_COLD_START_RUNS', 3, 20),
-    coldStartLimitMs: 3000,
     embeddedPgPort: positiveInt(env, 'BENCH_EMBEDDED_PG_PORT', 54391, 65535),
     only: only ? new Set(only.split(',').map((id) => id.trim())) : undefined,
     resultsPath: env.BENCH_RESULTS || 'bench/RESULTS.md',

@@ -1,15 +1,34 @@
 /**
  * The load generator: a child process of its own so its CPU is not the server's and its event loop
- * does not share a tick with the harness. Started by load.ts with one job as JSON in argv; sends
- * one LoadOutcome back over IPC and exits.
+ * does not share a tick with the harness. Started once per run by load.ts; it answers commands
+ * over IPC (prepare a scenario's fixtures, measure it at full load, measure it at a fixed rate)
+ * until the harness disconnects. Fixtures made by `prepare` live for the whole run, so rounds of
+ * the same scenario reuse one partner, one key.
  */
+import http from 'node:http';
 import autocannon from 'autocannon';
 import { loadBenchConfig } from './config.ts';
-import type { LoadJob, LoadOutcome, LoadResult } from './load.ts';
-import { findScenario, type RequestSource, type RequestSpec } from './scenarios.ts';
+import type { LoadCommand, LoadReply, LoadResult, PacedResult } from './load.ts';
+import { findScenario, type RequestSource, type RequestSpec, type ScenarioContext } from './scenarios.ts';
+import { percentile } from './stats.ts';
 
-function optionsFor(source: RequestSource, baseUrl: string, connections: number, durationS: number) {
-  const common = { url: baseUrl, connections, duration: durationS, pipelining: 1, timeout: 10 };
+interface Prepared {
+  baseUrl: string;
+  expectedStatus: number;
+  source: RequestSource;
+}
+
+const config = loadBenchConfig();
+const prepared = new Map<string, Prepared>();
+
+function optionsFor(source: RequestSource, baseUrl: string, durationS: number) {
+  const common = {
+    url: baseUrl,
+    connections: config.connections,
+    duration: durationS,
+    pipelining: 1,
+    timeout: 10,
+  };
   // autocannon takes the fixed request's path from the URL, not from a `path` option.
   if (typeof source !== 'function') {
     const { path, ...rest } = source;
@@ -20,6 +39,10 @@ function optionsFor(source: RequestSource, baseUrl: string, connections: number,
     ...common,
     requests: [{ setupRequest: (request: autocannon.Request) => ({ ...request, ...source() }) }],
   };
+}
+
+function nextRequest(source: RequestSource): RequestSpec {
+  return typeof source === 'function' ? source() : source;
 }
 
 function summarise(result: autocannon.Result, expectedStatus: number): LoadResult {
@@ -43,37 +66,153 @@ function summarise(result: autocannon.Result, expectedStatus: number): LoadResul
   };
 }
 
-async function runJob(job: LoadJob): Promise<LoadResult> {
-  const config = loadBenchConfig();
-  const scenario = findScenario(job.scenarioId);
-  const source = await scenario.requests({ baseUrl: job.baseUrl, databaseUrl: job.databaseUrl, config });
-  const firstRequest: RequestSpec = typeof source === 'function' ? source() : source;
+function preparedScenario(scenarioId: string): Prepared {
+  const entry = prepared.get(scenarioId);
+  if (!entry) throw new Error(`scenario ${scenarioId} was not prepared`);
+  return entry;
+}
+
+async function prepare(command: Extract<LoadCommand, { type: 'prepare' }>): Promise<void> {
+  const scenario = findScenario(command.scenarioId);
+  const context: ScenarioContext = {
+    baseUrl: command.baseUrl,
+    operatorToken: command.operatorToken,
+    databaseUrl: command.databaseUrl,
+    config,
+  };
+  const source = await scenario.requests(context);
   // One request up front: a wrong status shows as a clear message, not as 100% errors in a table.
-  const probe = await fetch(`${job.baseUrl}${firstRequest.path}`, {
-    method: firstRequest.method,
-    headers: firstRequest.headers,
-    body: firstRequest.body,
+  const probe = nextRequest(source);
+  const response = await fetch(`${command.baseUrl}${probe.path}`, {
+    method: probe.method,
+    headers: probe.headers,
+    body: probe.body,
   });
-  await probe.arrayBuffer();
-  if (probe.status !== scenario.expectedStatus) {
-    throw new Error(`${scenario.id}: first request got ${probe.status}, expected ${scenario.expectedStatus}`);
+  await response.arrayBuffer();
+  if (response.status !== scenario.expectedStatus) {
+    throw new Error(
+      `${scenario.id}: first request got ${response.status}, expected ${scenario.expectedStatus}`,
+    );
   }
-  if (config.warmupS > 0) {
-    await autocannon(optionsFor(source, job.baseUrl, config.connections, config.warmupS));
-  }
-  const result = await autocannon(optionsFor(source, job.baseUrl, config.connections, config.durationS));
-  return summarise(result, scenario.expectedStatus);
+  prepared.set(scenario.id, { baseUrl: command.baseUrl, expectedStatus: scenario.expectedStatus, source });
 }
 
-function reply(outcome: LoadOutcome): void {
-  process.send?.(outcome, () => process.exit(0));
+/** Closed loop: every connection sends its next request as soon as the answer arrives. */
+async function measure(command: Extract<LoadCommand, { type: 'measure' }>): Promise<LoadResult> {
+  const { baseUrl, expectedStatus, source } = preparedScenario(command.scenarioId);
+  if (command.warmupS > 0) await autocannon(optionsFor(source, baseUrl, command.warmupS));
+  const result = await autocannon(optionsFor(source, baseUrl, command.durationS));
+  return summarise(result, expectedStatus);
 }
 
-// The harness went away (interrupt, watchdog): stop loading a server nobody is measuring.
-process.once('disconnect', () => process.exit(1));
+/**
+ * Open loop at a fixed rate: requests leave evenly spaced (every millisecond, the ones now due),
+ * whether or not earlier ones have been answered, over up to `connections` keep-alive sockets.
+ * Latency runs from the moment a request was due to its last response byte, so time spent waiting
+ * for a free socket counts. autocannon's overallRate is not used for this: it lets each connection
+ * send its per-second quota back to back at the start of every second, so the server sees full
+ * concurrency in bursts and the p99 is that of full load.
+ */
+async function paced(command: Extract<LoadCommand, { type: 'paced' }>): Promise<PacedResult> {
+  const { baseUrl, expectedStatus, source } = preparedScenario(command.scenarioId);
+  const target = new URL(baseUrl);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: config.connections });
+  const latencies: number[] = [];
+  const counts = { sent: 0, answered: 0, unexpectedStatus: 0, errors: 0 };
+  const send = (dueAt: number, record: boolean) =>
+    new Promise<void>((resolve) => {
+      const spec = nextRequest(source);
+      const request = http.request(
+        {
+          agent,
+          host: target.hostname,
+          port: target.port,
+          method: spec.method,
+          path: spec.path,
+          headers: spec.headers,
+          timeout: 10_000,
+        },
+        (response) => {
+          response.on('data', () => {});
+          response.on('end', () => {
+            if (record) {
+              counts.answered += 1;
+              if (response.statusCode === expectedStatus) latencies.push(performance.now() - dueAt);
+              else counts.unexpectedStatus += 1;
+            }
+            resolve();
+          });
+        },
+      );
+      request.on('error', () => {
+        if (record) counts.errors += 1;
+        resolve();
+      });
+      request.on('timeout', () => request.destroy(new Error('timeout')));
+      request.end(spec.body);
+    });
 
-const job = JSON.parse(process.argv[2] ?? '{}') as LoadJob;
-runJob(job).then(
-  (result) => reply({ ok: true, result }),
-  (error: unknown) => reply({ ok: false, message: error instanceof Error ? error.message : String(error) }),
-);
+  const run = async (seconds: number, record: boolean) => {
+    const inFlight = new Set<Promise<void>>();
+    const startedAt = performance.now();
+    const total = Math.round(command.rate * seconds);
+    let issued = 0;
+    while (issued < total) {
+      const now = performance.now();
+      const due = Math.min(total, Math.floor(((now - startedAt) / 1000) * command.rate) + 1);
+      for (; issued < due; issued += 1) {
+        const dueAt = startedAt + (issued / command.rate) * 1000;
+        if (record) counts.sent += 1;
+        const pending = send(dueAt, record);
+        inFlight.add(pending);
+        void pending.then(() => inFlight.delete(pending));
+      }
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    const sendingS = (performance.now() - startedAt) / 1000;
+    await Promise.all(inFlight);
+    return sendingS;
+  };
+
+  if (command.warmupS > 0) await run(command.warmupS, false);
+  const sendingS = await run(command.durationS, true);
+  agent.destroy();
+  latencies.sort((left, right) => left - right);
+  return {
+    targetRate: command.rate,
+    achievedRate: counts.sent / sendingS,
+    p50Ms: percentile(latencies, 50),
+    p99Ms: percentile(latencies, 99),
+    maxMs: latencies.at(-1) ?? Number.NaN,
+    answered: counts.answered,
+    unexpectedStatus: counts.unexpectedStatus,
+    errors: counts.errors,
+  };
+}
+
+async function handle(command: LoadCommand): Promise<unknown> {
+  switch (command.type) {
+    case 'prepare':
+      return prepare(command);
+    case 'measure':
+      return measure(command);
+    case 'paced':
+      return paced(command);
+  }
+}
+
+// The harness went away (interrupt, watchdog, end of run): stop loading a server nobody is measuring.
+process.once('disconnect', () => process.exit(0));
+
+process.on('message', (message) => {
+  const command = message as LoadCommand;
+  handle(command).then(
+    (value) => process.send?.({ id: command.id, ok: true, value } satisfies LoadReply),
+    (error: unknown) =>
+      process.send?.({
+        id: command.id,
+        ok: false,
+        message: error instanceof Error ? error.message : String(error),
+      } satisfies LoadReply),
+  );
+});

@@ -3,8 +3,9 @@ import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import type { BenchConfig } from './config.ts';
-import { type Figure, type Row, shortName } from './figures.ts';
+import { type Figure, type RatioTable, type Row, ratioKey, shortName } from './figures.ts';
 import type { MachineFacts } from './machine.ts';
+import { median } from './stats.ts';
 
 export interface RunReport {
   startedAt: Date;
@@ -14,6 +15,7 @@ export interface RunReport {
   machine: MachineFacts;
   pgbenchCommand: string | undefined;
   rows: readonly Row[];
+  ratios: RatioTable;
   figures: readonly Figure[];
   notes: readonly string[];
 }
@@ -22,8 +24,8 @@ const RUN_HEADING = '## Run ';
 const FILE_HEADER = `# Benchmark results
 
 Written by \`npm run bench\` (see [README.md](README.md)); newest run first. Figures are only
-comparable within one run: every ratio is against a baseline measured in the same run on the same
-machine.
+comparable within one run: every ratio is the median of per-round ratios against a baseline measured
+in the same rounds, seconds apart, on the same machine.
 `;
 
 const whole = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
@@ -35,10 +37,14 @@ function milliseconds(value: number | undefined): string {
   return upToTwoDecimals.format(value);
 }
 
-function ratioCell(row: Row, rows: readonly Row[]): string {
+/** Median of the per-round ratios, then the lowest and highest. */
+function ratioCell(row: Row, rows: readonly Row[], ratios: RatioTable): string {
   const reference = rows.find((candidate) => candidate.id === row.comparedWith);
-  if (!reference || row.throughput === undefined || !reference.throughput) return '—';
-  return `${(row.throughput / reference.throughput).toFixed(2)} × ${shortName(reference)}`;
+  const perRound = row.comparedWith ? ratios.get(ratioKey(row.id, row.comparedWith)) : undefined;
+  if (!reference || !perRound || perRound.length === 0) return '—';
+  const low = Math.min(...perRound).toFixed(2);
+  const high = Math.max(...perRound).toFixed(2);
+  return `${median(perRound).toFixed(2)} × ${shortName(reference)} (${low}–${high})`;
 }
 
 type Alignment = 'left' | 'right';
@@ -63,21 +69,25 @@ function markdownTable(
   return [line(header), `| ${rule.join(' | ')} |`, ...body.map(line)];
 }
 
-function scenarioTable(rows: readonly Row[]): string[] {
+function scenarioTable(rows: readonly Row[], ratios: RatioTable): string[] {
   const body = rows.map((row) => {
     const throughput = row.throughput === undefined ? '—' : whole.format(row.throughput);
     const unit = row.unit === 'tps' && row.throughput !== undefined ? ' tps' : '';
+    const range = row.throughputRange
+      ? `${whole.format(row.throughputRange[0])}–${whole.format(row.throughputRange[1])}`
+      : '—';
     return [
       row.label,
       `${throughput}${unit}`,
+      range,
       milliseconds(row.p50Ms),
       milliseconds(row.p99Ms),
       String(row.errors ?? '—'),
-      ratioCell(row, rows),
+      ratioCell(row, rows, ratios),
     ];
   });
-  const header = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'ratio'];
-  return markdownTable(header, ['left', 'right', 'right', 'right', 'right', 'left'], body);
+  const header = ['scenario', 'req/s', 'min–max', 'p50 ms', 'p99 ms', 'errors', 'ratio (min–max)'];
+  return markdownTable(header, ['left', 'right', 'right', 'right', 'right', 'right', 'left'], body);
 }
 
 function figureTable(figures: readonly Figure[]): string[] {
@@ -103,15 +113,21 @@ export function renderRun(report: RunReport): string {
     `- Machine: ${machine.cpus} CPUs (${machine.cpuModel}), ${machine.memoryGiB.toFixed(1)} GiB memory, ` +
       `${machine.os}; Node ${machine.node}; PostgreSQL ${machine.postgres}; load average ` +
       `${machine.loadAverageAtStart.toFixed(2)} at start, ${os.loadavg()[0]?.toFixed(2)} at end`,
-    `- HTTP load: autocannon ${machine.autocannon} in its own process, ${config.connections} connections, ` +
-      `${config.warmupS} s warm-up then ${config.durationS} s measured per scenario; each server in its ` +
-      'own process, one server at a time, all on 127.0.0.1',
+    `- HTTP load: autocannon ${machine.autocannon} in its own process, ${config.connections} connections; ` +
+      `${config.rounds} rounds, each measuring a baseline and the scenarios compared with it in turn ` +
+      `(baseline in the middle, the others swapping sides every round), ${config.warmupS} s warm-up ` +
+      `(${2 * config.warmupS} s the first time) then ${config.durationS} s measured each; baseline server and ` +
+      'Rampart both running throughout, each in its own unpinned process, all on 127.0.0.1',
+    `- Latency figures: open-loop fixed rate from the same process (evenly spaced requests, up to ` +
+      `${config.connections} keep-alive sockets, latency from when a request was due), ${config.latencyRounds} ` +
+      `rounds of ${config.warmupS} s warm-up + ${config.durationS} s per scenario`,
     `- Database: \`${config.databaseName}\` on ${config.pgServerUrl}, created fresh for the run` +
       (report.pgbenchCommand ? `; (d) is \`${report.pgbenchCommand}\`` : ''),
-    "- req/s is autocannon's mean of per-second counts; errors are connection errors, timeouts and " +
-      'answers with another status than the scenario expects',
+    "- req/s is the median over rounds of autocannon's mean of per-second counts (min–max: the lowest and " +
+      'highest round); p50/p99 are medians over rounds; ratio is the median of per-round ratios; errors ' +
+      '(summed) are connection errors, timeouts and answers with another status than the scenario expects',
     '',
-    ...scenarioTable(report.rows),
+    ...scenarioTable(report.rows, report.ratios),
   ];
   if (report.figures.length > 0) lines.push('', ...figureTable(report.figures));
   const notes = [

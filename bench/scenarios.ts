@@ -1,12 +1,13 @@
 /**
  * The HTTP scenarios of a run, in table order. A scenario names the server it loads and how to build
- * its requests; the harness does the rest (start the target, warm up, measure, compare).
+ * its requests; the harness does the rest (start the target, warm up, measure in alternating rounds
+ * against `comparedWith`, compare).
  *
  * To add one: append an entry. `requests` runs once inside the load-generator process before the
- * warm-up, so it may create fixtures (an API key, a signing secret) and return a function that
- * signs each request; that function is called for every request, so keep it cheap.
+ * first measurement, so it may create fixtures (an API key, a signing secret) and return a function
+ * that signs each request; that function is called for every request, so keep it cheap.
  */
-
+import { createHmac } from 'node:crypto';
 import type { BenchConfig } from './config.ts';
 
 export type TargetName = 'baseline' | 'rampart';
@@ -25,7 +26,10 @@ export interface RequestSpec {
 export type RequestSource = RequestSpec | (() => RequestSpec);
 
 export interface ScenarioContext {
+  /** The target's base URL; for Rampart also its RAMPART_PUBLIC_URL, the base signatures cover. */
   baseUrl: string;
+  /** Rampart's RAMPART_OPERATOR_TOKEN, for fixtures made through the operator API. */
+  operatorToken: string;
   /** The database the target serves from, for fixtures that are simpler to write in SQL. */
   databaseUrl: string;
   config: BenchConfig;
@@ -39,9 +43,44 @@ export interface HttpScenario {
   target: TargetName;
   /** Any other status counts as an error for this scenario. */
   expectedStatus: number;
-  /** Id of the scenario this one's req/s is stated against. */
+  /**
+   * Id of the scenario this one's req/s is stated against in the table. The two are measured in
+   * alternating rounds and the ratio is the median of the per-round ratios.
+   */
   comparedWith?: string;
   requests: (context: ScenarioContext) => RequestSource | Promise<RequestSource>;
+}
+
+interface Partner {
+  accountId: string;
+  apiKey: string;
+  secretKey: string;
+}
+
+/** A master account with its first FULL key, made the way an operator makes one. */
+async function createPartner({ baseUrl, operatorToken }: ScenarioContext, name: string): Promise<Partner> {
+  const response = await fetch(`${baseUrl}/operator/v1/accounts`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${operatorToken}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name, country: 'US' }),
+  });
+  const text = await response.text();
+  if (response.status !== 200) throw new Error(`creating partner "${name}": ${response.status} ${text}`);
+  return JSON.parse(text) as Partner;
+}
+
+/**
+ * A `timestamp` no earlier request of this process has used, so no two signatures repeat (Rampart
+ * refuses replays). 16 digits: epoch ms followed by a 3-digit counter, which Rampart reads as epoch
+ * microseconds (API.md decision 7), so every value stays on the current millisecond and inside
+ * the ±5 min window. Unique up to 1,000 requests per millisecond.
+ */
+function uniqueTimestamps(): () => string {
+  let counter = 0;
+  return () => {
+    counter = (counter + 1) % 1000;
+    return `${Date.now()}${String(counter).padStart(3, '0')}`;
+  };
 }
 
 export const scenarios: readonly HttpScenario[] = [
@@ -93,6 +132,47 @@ export const scenarios: readonly HttpScenario[] = [
     expectedStatus: 404,
     comparedWith: 'hello',
     requests: () => ({ method: 'GET', path: '/v3/no-such-route' }),
+  },
+  {
+    id: 'signed',
+    label: 'Rampart signed GET /v3/accounts/{id}',
+    target: 'rampart',
+    expectedStatus: 200,
+    comparedWith: 'select',
+    // Wyre signing: hex HMAC-SHA256(secret, base URL + path + query), a fresh timestamp each time.
+    requests: async (context) => {
+      const partner = await createPartner(context, 'bench signed');
+      const base = `/v3/accounts/${partner.accountId}?timestamp=`;
+      const nextTimestamp = uniqueTimestamps();
+      return () => {
+        const path = `${base}${nextTimestamp()}`;
+        const signature = createHmac('sha256', partner.secretKey)
+          .update(`${context.baseUrl}${path}`)
+          .digest('hex');
+        return {
+          method: 'GET',
+          path,
+          headers: { 'x-api-key': partner.apiKey, 'x-api-signature': signature },
+        };
+      };
+    },
+  },
+  {
+    id: 'bearer',
+    label: 'Rampart bearer GET /v3/accounts/{id}',
+    target: 'rampart',
+    expectedStatus: 200,
+    comparedWith: 'select',
+    requests: async (context) => {
+      const partner = await createPartner(context, 'bench bearer');
+      const request: RequestSpec = {
+        method: 'GET',
+        path: `/v3/accounts/${partner.accountId}`,
+        headers: { authorization: `Bearer ${partner.secretKey}` },
+      };
+      // Built per request like (b)'s, so the load generator spends the same on both.
+      return () => ({ ...request });
+    },
   },
 ];
 

@@ -15,6 +15,12 @@ export interface TargetOptions {
   logName?: string;
 }
 
+/**
+ * Rampart's operator token in the bench: known, so fixtures can be made through the operator API
+ * without reading the sandbox's generated secrets file. Only ever used on 127.0.0.1.
+ */
+export const BENCH_OPERATOR_TOKEN = 'rampart-bench-operator-token-not-a-secret-0001';
+
 /** The highest per-minute limit src/config.ts accepts. */
 const RATE_LIMIT_CEILING = 10_000_000;
 
@@ -44,9 +50,10 @@ export async function rampartSpec(options: TargetOptions): Promise<ServerSpec> {
     PORT: String(port),
     LOG_LEVEL: 'warn',
     RAMPART_PUBLIC_URL: baseUrl,
+    RAMPART_OPERATOR_TOKEN: BENCH_OPERATOR_TOKEN,
     RAMPART_DATA_DIR: options.dataDir ?? path.join(options.runDir, 'rampart-data'),
     RAMPART_EMBEDDED_PG_PORT: String(options.config.embeddedPgPort),
-    // All load comes from one IP and, later, one key: raise the caps to the config's maximum so they
+    // All load comes from one IP and one key per scenario: raise the caps to the config's maximum so they
     // never trip, while the limiter still counts every request as it does in production.
     RAMPART_RATE_LIMIT_PER_IP: String(RATE_LIMIT_CEILING),
     RAMPART_RATE_LIMIT_PER_KEY: String(RATE_LIMIT_CEILING),
