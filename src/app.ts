@@ -1,7 +1,10 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { partnerAccess } from './identity/access.ts';
+import { accountExists } from './identity/accounts-service.ts';
 import { identityOperatorRoutes } from './identity/operator-routes.ts';
 import { identityRoutes } from './identity/routes.ts';
+import { registerOwnerType } from './ledger/owners.ts';
+import { ledgerOperatorRoutes } from './ledger/routes.ts';
 import { installOperatorAuth } from './operator/auth.ts';
 import { operatorRoutes } from './operator/routes.ts';
 import { opsRoutes } from './ops/routes.ts';
@@ -70,5 +73,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions): Promise<
   await app.register(operatorRoutes, { ctx });
   await app.register(identityRoutes, { ctx });
   await app.register(identityOperatorRoutes, { ctx });
+  registerOwnerType('account', accountExists);
+  await app.register(ledgerOperatorRoutes, { ctx });
   return app;
 }

@@ -1,11 +1,12 @@
 import type { AppContext } from '../platform/context.ts';
 import { isCountryCode } from '../platform/countries.ts';
-import type { Tx } from '../platform/db/pool.ts';
+import type { Queryable, Tx } from '../platform/db/pool.ts';
 import { forbidden, invalidValue, notFound } from '../platform/errors.ts';
 import { newId } from '../platform/ids.ts';
 import { type AccountView, accountView } from './account-view.ts';
 import {
   type AccountRow,
+  findAccountById,
   findAccountWithin,
   insertAccount,
   lockAccountWithin,
@@ -122,6 +123,11 @@ async function visibleAccount(
   const visible = row && (row.id === scope.accountId || (!scope.userId && row.parent_id === scope.accountId));
   if (!visible) throw notFound('Account');
   return row;
+}
+
+/** For the ledger: does this account id exist (any partner)? */
+export async function accountExists(q: Queryable, accountId: string): Promise<boolean> {
+  return (await findAccountById(q, accountId)) !== undefined;
 }
 
 export async function getAccount(ctx: AppContext, scope: Scope, accountId: string): Promise<AccountView> {

@@ -1,0 +1,54 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { Type } from 'typebox';
+import { operatorAction } from '../operator/auth.ts';
+import type { AppContext } from '../platform/context.ts';
+import { runIdempotent, sendIdempotent } from '../platform/http/idempotency.ts';
+import { errorResponses } from '../platform/http/openapi.ts';
+import { type CreditInput, creditOwner } from './credits.ts';
+
+const Amount = Type.Union([Type.String({ maxLength: 64 }), Type.Number()], {
+  description: "Decimal amount as a string or number; at most the currency's decimals",
+});
+
+const CreditBody = Type.Object(
+  {
+    owner: Type.String({ minLength: 1, maxLength: 64, description: 'account:AC_… or user:US_…' }),
+    currency: Type.String({ pattern: '^[A-Z]{3,5}$' }),
+    amount: Amount,
+    memo: Type.Optional(Type.String({ maxLength: 500 })),
+  },
+  { additionalProperties: false },
+);
+
+const Balances = Type.Record(Type.String(), Type.Number());
+const CreditAnswer = Type.Object({
+  entryId: Type.Integer(),
+  owner: Type.String(),
+  currency: Type.String(),
+  amount: Type.Number(),
+  totalBalances: Balances,
+  availableBalances: Balances,
+});
+
+export const ledgerOperatorRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => {
+  app.post<{ Body: CreditInput }>(
+    '/operator/v1/ledger/credits',
+    {
+      schema: {
+        tags: ['Operator'],
+        security: [{ operatorToken: [] }],
+        summary: 'Fund a balance from external:bank (double-entry), audited',
+        body: CreditBody,
+        response: { 200: CreditAnswer, ...errorResponses(400, 401, 409, 422) },
+      },
+    },
+    async (request, reply) => {
+      const act = { action: operatorAction(request), remoteIp: request.ip };
+      const outcome = await runIdempotent(ctx, request, 'operator', (tx) =>
+        creditOwner(ctx, tx, act, request.body),
+      );
+      request.operatorAudited = true;
+      return sendIdempotent(reply, outcome);
+    },
+  );
+};
