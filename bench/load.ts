@@ -88,6 +88,10 @@ export class LoadGenerator {
     return this.send(command, warmupS + durationS) as Promise<PacedResult>;
   }
 
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
   stop(): void {
     if (!this.exited) this.child.kill('SIGTERM');
   }

@@ -15,6 +15,8 @@ export interface ServerSpec {
   name: string;
   /** Arguments after `node --import tsx`, relative to the repo root. */
   args: string[];
+  /** Node options before `--import tsx`, e.g. `--cpu-prof` (profile.ts). */
+  nodeArgs?: string[];
   env: NodeJS.ProcessEnv;
   baseUrl: string;
   readyPath: string;
@@ -24,6 +26,7 @@ export interface ServerSpec {
 
 export interface RunningServer {
   name: string;
+  pid: number | undefined;
   baseUrl: string;
   logPath: string;
   /** From spawn to the first 200 on readyPath. */
@@ -141,7 +144,7 @@ async function answersOk(url: string): Promise<boolean> {
 export async function startServer(spec: ServerSpec): Promise<RunningServer> {
   const logFd = openSync(spec.logPath, 'a');
   const startedAt = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', ...spec.args], {
+  const child = spawn(process.execPath, [...(spec.nodeArgs ?? []), '--import', 'tsx', ...spec.args], {
     cwd: repoRoot,
     env: spec.env,
     detached: true,
@@ -168,6 +171,7 @@ export async function startServer(spec: ServerSpec): Promise<RunningServer> {
   const readyAfterMs = performance.now() - startedAt;
   return {
     name: spec.name,
+    pid: child.pid,
     baseUrl: spec.baseUrl,
     logPath: spec.logPath,
     readyAfterMs,

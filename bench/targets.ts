@@ -93,6 +93,10 @@ const specs: Record<TargetName, (options: TargetOptions) => Promise<ServerSpec>>
   rampart: rampartSpec,
 };
 
+export function targetSpec(target: TargetName, options: TargetOptions): Promise<ServerSpec> {
+  return specs[target](options);
+}
+
 export async function startTarget(target: TargetName, options: TargetOptions): Promise<RunningServer> {
   return startServer(await specs[target](options));
 }

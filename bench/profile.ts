@@ -1,0 +1,171 @@
+/**
+ * CPU profile of a server under one scenario's full load, to find where a failing figure's time goes:
+ *   node --import tsx bench/profile.ts <scenario-id> [seconds]
+ * Starts the scenario's target (Rampart or the baseline server) alone under `node --cpu-prof` on its
+ * own database (`rampart_profile`, or BENCH_DB_NAME), makes the scenario's fixtures, warms up, loads
+ * it for `seconds` (default 10) with the bench's load generator and stops the server. Prints, for
+ * the loaded window only (startup and fixtures left out): CPU per process (server, PostgreSQL,
+ * load generator) per request, then where the server's main-thread samples fell: self time by
+ * function, inclusive time by function and by module. The .cpuprofile is kept (path printed) for
+ * Chrome DevTools or speedscope.
+ */
+import { mkdtemp, readdir, readFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { databaseUrl, loadBenchConfig } from './config.ts';
+import { cpuSnapshot, cpuUsage } from './cpu-usage.ts';
+import { recreateBenchDatabase } from './database.ts';
+import { LoadGenerator } from './load.ts';
+import { findScenario } from './scenarios.ts';
+import { repoRoot, startServer } from './server-process.ts';
+import { BENCH_OPERATOR_TOKEN, targetSpec } from './targets.ts';
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+}
+
+interface CpuProfile {
+  nodes: ProfileNode[];
+  startTime: number;
+  endTime: number;
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** `src/identity/authenticate.ts`, `pg-protocol`, `node:internal/…`: where a frame's code lives. */
+function moduleOf(url: string): string {
+  if (url === '') return '(native/V8)';
+  const local = url.replace(/^file:\/\//, '');
+  const inModules = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(local);
+  if (inModules?.[1]) return inModules[1];
+  if (local.startsWith(repoRoot)) return path.relative(repoRoot, local);
+  return local.replace(/^(node:internal\/[^/]+).*/, '$1');
+}
+
+function frameName(node: ProfileNode): string {
+  const { functionName, url, lineNumber } = node.callFrame;
+  const where = url ? `${moduleOf(url)}:${lineNumber + 1}` : '';
+  return `${functionName || '(anonymous)'} ${where}`.trim();
+}
+
+function top(counts: Map<string, number>, total: number, limit: number): string[] {
+  return [...counts.entries()]
+    .sort((left, right) => right[1] - left[1])
+    .slice(0, limit)
+    .map(([name, count]) => `${((count / total) * 100).toFixed(1).padStart(5)}%  ${name}`);
+}
+
+function ownFunctions(counts: Map<string, number>): Map<string, number> {
+  return new Map([...counts].filter(([name]) => / src\//.test(name)));
+}
+
+function summarise(profile: CpuProfile, fromUs: number, toUs: number): string {
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const parent = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  const self = new Map<string, number>();
+  const inclusive = new Map<string, number>();
+  const modules = new Map<string, number>();
+  let at = profile.startTime;
+  let inWindow = 0;
+  let idle = 0;
+  profile.samples.forEach((id, index) => {
+    at += profile.timeDeltas[index] ?? 0;
+    if (at < fromUs || at > toUs) return;
+    inWindow += 1;
+    const leaf = byId.get(id);
+    if (!leaf) return;
+    if (leaf.callFrame.functionName === '(idle)') {
+      idle += 1;
+      return;
+    }
+    const name = frameName(leaf);
+    self.set(name, (self.get(name) ?? 0) + 1);
+    const seenNames = new Set<string>();
+    const seenModules = new Set<string>();
+    for (let node: ProfileNode | undefined = leaf; node; node = byId.get(parent.get(node.id) ?? -1)) {
+      seenNames.add(frameName(node));
+      if (node.callFrame.url) seenModules.add(moduleOf(node.callFrame.url));
+    }
+    for (const seen of seenNames) inclusive.set(seen, (inclusive.get(seen) ?? 0) + 1);
+    // Modules inclusive too: "time spent inside pg, including what it calls".
+    for (const seen of seenModules) modules.set(seen, (modules.get(seen) ?? 0) + 1);
+  });
+  const busy = inWindow - idle;
+  return [
+    `samples in the loaded window: ${inWindow}; busy ${busy} (${((busy / Math.max(1, inWindow)) * 100).toFixed(0)}% of the main thread); shares below are of busy samples`,
+    '',
+    'self time, top 30:',
+    ...top(self, busy, 30),
+    '',
+    'inclusive time by function, top 45:',
+    ...top(inclusive, busy, 45),
+    '',
+    "inclusive time by the project's own functions (src/), ≥ 0.3%:",
+    ...top(ownFunctions(inclusive), busy, 60).filter((line) => Number.parseFloat(line) >= 0.3),
+    '',
+    'inclusive time by module, top 30:',
+    ...top(modules, busy, 30),
+  ].join('\n');
+}
+
+async function main(): Promise<void> {
+  const scenarioId = process.argv[2];
+  const seconds = Number(process.argv[3] ?? 10);
+  if (!scenarioId || !Number.isFinite(seconds) || seconds <= 0) {
+    throw new Error('usage: node --import tsx bench/profile.ts <scenario-id> [seconds]');
+  }
+  const scenario = findScenario(scenarioId);
+  const config = loadBenchConfig({ BENCH_DB_NAME: 'rampart_profile', ...process.env });
+  const runDir = await mkdtemp(path.join(os.tmpdir(), 'rampart-profile-'));
+  const profileDir = path.join(runDir, 'cpuprofile');
+  await recreateBenchDatabase(config);
+  const spec = await targetSpec(scenario.target, { config, runDir, databaseUrl: databaseUrl(config) });
+  const server = await startServer({ ...spec, nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] });
+  const generator = new LoadGenerator();
+  let window: [number, number];
+  try {
+    await generator.prepare(scenarioId, server.baseUrl, databaseUrl(config), BENCH_OPERATOR_TOKEN);
+    await generator.measure(scenarioId, 3, 1);
+    const groups = new Map<number, string>();
+    if (server.pid) groups.set(server.pid, `${scenario.target} server (node)`);
+    if (generator.pid) groups.set(generator.pid, 'load generator (node)');
+    const before = await cpuSnapshot();
+    // V8's profile timestamps and process.hrtime are both CLOCK_MONOTONIC microseconds.
+    const from = Number(process.hrtime.bigint() / 1000n);
+    const result = await generator.measure(scenarioId, 0, seconds);
+    window = [from, Number(process.hrtime.bigint() / 1000n)];
+    const after = await cpuSnapshot();
+    process.stdout.write(
+      `${scenarioId} under --cpu-prof: ${result.requestsPerSec.toFixed(0)} req/s, p50 ${result.p50Ms} ms, ` +
+        `p99 ${result.p99Ms} ms, statuses ${JSON.stringify(result.statusCounts)}\n`,
+    );
+    const perRequestMs = (cores: number) => (cores * 1000) / result.requestsPerSec;
+    const lines = cpuUsage(before, after, groups).map((line) => {
+      const cores = /^([\d.]+) cores/.exec(line)?.[1];
+      return cores ? `${line}  (${perRequestMs(Number(cores)).toFixed(3)} ms CPU per request)` : line;
+    });
+    process.stdout.write(`\nCPU during the loaded window:\n${lines.join('\n')}\n\n`);
+  } finally {
+    generator.stop();
+    await server.stop();
+  }
+  // One file per thread; the main thread's is `CPU.<date>.<pid>.0.<seq>.cpuprofile`.
+  const files = (await readdir(profileDir)).filter((name) => name.endsWith('.cpuprofile'));
+  const file = files.find((name) => /\.\d+\.0\.\d+\.cpuprofile$/.test(name)) ?? files[0];
+  if (!file) throw new Error(`no .cpuprofile in ${profileDir}`);
+  const profile = JSON.parse(await readFile(path.join(profileDir, file), 'utf8')) as CpuProfile;
+  process.stdout.write(
+    `${summarise(profile, window[0], window[1])}\n\nprofile: ${path.join(profileDir, file)}\n`,
+  );
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
