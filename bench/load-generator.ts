@@ -108,8 +108,9 @@ async function measure(command: Extract<LoadCommand, { type: 'measure' }>): Prom
 /**
  * Open loop at a fixed rate: requests leave evenly spaced (every millisecond, the ones now due),
  * whether or not earlier ones have been answered, over up to `connections` keep-alive sockets.
- * Latency runs from the moment a request was due to its last response byte, so time spent waiting
- * for a free socket counts. autocannon's overallRate is not used for this: it lets each connection
+ * Latency runs from the moment a request is handed to the HTTP agent to its last response byte,
+ * so time spent waiting for a free socket counts, but this process's own timer lateness does not
+ * (it is reported as maxLagMs instead). autocannon's overallRate is not used for this: it lets each connection
  * send its per-second quota back to back at the start of every second, so the server sees full
  * concurrency in bursts and the p99 is that of full load.
  */
@@ -118,8 +119,8 @@ async function paced(command: Extract<LoadCommand, { type: 'paced' }>): Promise<
   const target = new URL(baseUrl);
   const agent = new http.Agent({ keepAlive: true, maxSockets: config.connections });
   const latencies: number[] = [];
-  const counts = { sent: 0, answered: 0, unexpectedStatus: 0, errors: 0 };
-  const send = (dueAt: number, record: boolean) =>
+  const counts = { sent: 0, answered: 0, unexpectedStatus: 0, errors: 0, maxLagMs: 0 };
+  const send = (sentAt: number, record: boolean) =>
     new Promise<void>((resolve) => {
       const spec = nextRequest(source);
       const request = http.request(
@@ -137,7 +138,7 @@ async function paced(command: Extract<LoadCommand, { type: 'paced' }>): Promise<
           response.on('end', () => {
             if (record) {
               counts.answered += 1;
-              if (response.statusCode === expectedStatus) latencies.push(performance.now() - dueAt);
+              if (response.statusCode === expectedStatus) latencies.push(performance.now() - sentAt);
               else counts.unexpectedStatus += 1;
             }
             resolve();
@@ -161,9 +162,12 @@ async function paced(command: Extract<LoadCommand, { type: 'paced' }>): Promise<
       const now = performance.now();
       const due = Math.min(total, Math.floor(((now - startedAt) / 1000) * command.rate) + 1);
       for (; issued < due; issued += 1) {
-        const dueAt = startedAt + (issued / command.rate) * 1000;
-        if (record) counts.sent += 1;
-        const pending = send(dueAt, record);
+        const sendAt = performance.now();
+        if (record) {
+          counts.sent += 1;
+          counts.maxLagMs = Math.max(counts.maxLagMs, sendAt - (startedAt + (issued / command.rate) * 1000));
+        }
+        const pending = send(sendAt, record);
         inFlight.add(pending);
         void pending.then(() => inFlight.delete(pending));
       }
@@ -184,6 +188,7 @@ async function paced(command: Extract<LoadCommand, { type: 'paced' }>): Promise<
     p50Ms: percentile(latencies, 50),
     p99Ms: percentile(latencies, 99),
     maxMs: latencies.at(-1) ?? Number.NaN,
+    maxLagMs: counts.maxLagMs,
     answered: counts.answered,
     unexpectedStatus: counts.unexpectedStatus,
     errors: counts.errors,

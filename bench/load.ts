@@ -27,6 +27,8 @@ export interface PacedResult {
   p50Ms: number;
   p99Ms: number;
   maxMs: number;
+  /** Worst delay of a send behind its evenly spaced schedule: the generator's own lateness. */
+  maxLagMs: number;
   answered: number;
   unexpectedStatus: number;
   errors: number;

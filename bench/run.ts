@@ -203,7 +203,8 @@ async function measureLatency(
         log(
           `latency round ${round + 1}/${config.latencyRounds} ${figure.scenario} at ${run.rate} req/s: ` +
             `p50 ${sample.p50Ms.toFixed(2)} ms, p99 ${sample.p99Ms.toFixed(2)} ms, max ${sample.maxMs.toFixed(1)} ms, ` +
-            `sent ${sample.achievedRate.toFixed(0)} req/s, failed ${sample.errors + sample.unexpectedStatus}`,
+            `sent ${sample.achievedRate.toFixed(0)} req/s (worst lag ${sample.maxLagMs.toFixed(1)} ms), ` +
+            `failed ${sample.errors + sample.unexpectedStatus}`,
         );
       } catch (error) {
         log(`latency ${figure.scenario} failed: ${firstLine(error)}`);
