@@ -26,3 +26,11 @@ export async function postgresVersion(config: BenchConfig): Promise<string> {
     return result.rows[0]?.server_version ?? 'unknown';
   });
 }
+
+/** A client on the PostgreSQL server's maintenance database, for statements about the bench database. */
+export async function withDatabase<T>(
+  config: BenchConfig,
+  fn: (client: pg.Client) => Promise<T>,
+): Promise<T> {
+  return withClient(`${config.pgServerUrl}/postgres`, fn);
+}

@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { databaseUrl, loadBenchConfig } from './config.ts';
 import { cpuSnapshot, cpuUsage } from './cpu-usage.ts';
-import { recreateBenchDatabase } from './database.ts';
+import { recreateBenchDatabase, withDatabase } from './database.ts';
 import { LoadGenerator } from './load.ts';
 import { findScenario } from './scenarios.ts';
 import { repoRoot, startServer } from './server-process.ts';
@@ -122,6 +122,16 @@ async function main(): Promise<void> {
   const runDir = await mkdtemp(path.join(os.tmpdir(), 'rampart-profile-'));
   const profileDir = path.join(runDir, 'cpuprofile');
   await recreateBenchDatabase(config);
+  // What-if experiments on the database side, e.g. PROFILE_PG_SET=synchronous_commit=off.
+  for (const setting of (process.env.PROFILE_PG_SET ?? '').split(',').filter(Boolean)) {
+    const [name = '', value = ''] = setting.split('=');
+    if (!/^[a-z_]+$/.test(name) || !/^[\w.]+$/.test(value))
+      throw new Error(`PROFILE_PG_SET: bad "${setting}"`);
+    await withDatabase(config, (client) =>
+      client.query(`ALTER DATABASE ${config.databaseName} SET ${name} = '${value}'`),
+    );
+    process.stdout.write(`database setting for this profile: ${name} = ${value}\n`);
+  }
   const spec = await targetSpec(scenario.target, { config, runDir, databaseUrl: databaseUrl(config) });
   const server = await startServer({ ...spec, nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] });
   const generator = new LoadGenerator();
