@@ -34,3 +34,38 @@ export async function withDatabase<T>(
 ): Promise<T> {
   return withClient(`${config.pgServerUrl}/postgres`, fn);
 }
+
+/**
+ * One bench run per database at a time: a second run would drop the first one's database under it
+ * and both would measure each other's load. Held on its own connection until release().
+ */
+export async function lockBenchDatabase(
+  config: BenchConfig,
+  onWait: () => void,
+  maxWaitMs = 10 * 60_000,
+): Promise<{ release(): Promise<void> }> {
+  const client = new pg.Client({
+    connectionString: `${config.pgServerUrl}/postgres`,
+    application_name: 'rampart-bench-lock',
+  });
+  await client.connect();
+  const deadline = Date.now() + maxWaitMs;
+  let waited = false;
+  for (;;) {
+    const { rows } = await client.query<{ locked: boolean }>(
+      "SELECT pg_try_advisory_lock(hashtext('rampart-bench'), hashtext($1)) AS locked",
+      [config.databaseName],
+    );
+    if (rows[0]?.locked) break;
+    if (Date.now() > deadline) {
+      await client.end();
+      throw new Error(
+        `another bench run kept database ${config.databaseName} for over ${maxWaitMs / 60_000} min`,
+      );
+    }
+    if (!waited) onWait();
+    waited = true;
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+  }
+  return { release: () => client.end() };
+}

@@ -1,10 +1,14 @@
 /** The facts a reader needs to judge whether another run's numbers are comparable to these. */
+import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import type { BenchConfig } from './config.ts';
 import { postgresVersion } from './database.ts';
 import { repoRoot } from './server-process.ts';
+
+const exec = promisify(execFile);
 
 export interface MachineFacts {
   cpus: number;
@@ -16,6 +20,22 @@ export interface MachineFacts {
   autocannon: string;
   /** 1-minute load average when the run began: other work on the box skews every ratio. */
   loadAverageAtStart: number;
+  /** The commit measured, and whether src/ or migrations/ had uncommitted changes on disk. */
+  revision: string;
+}
+
+async function revision(): Promise<string> {
+  const git = (...args: string[]) =>
+    exec('git', args, { cwd: repoRoot }).then(
+      ({ stdout }) => stdout.trim(),
+      () => '',
+    );
+  const head = await git('rev-parse', '--short', 'HEAD');
+  if (!head) return 'unknown';
+  const dirty = (await git('status', '--porcelain', '--', 'src', 'migrations')).split('\n').filter(Boolean);
+  return dirty.length === 0
+    ? head
+    : `${head} + uncommitted changes to ${dirty.length} file(s) in src/ or migrations/`;
 }
 
 async function packageVersion(name: string): Promise<string> {
@@ -37,6 +57,7 @@ export async function machineFacts(config: BenchConfig, loadAverageAtStart: numb
     postgres: await postgresVersion(config).catch(() => 'unknown'),
     autocannon: await packageVersion('autocannon'),
     loadAverageAtStart,
+    revision: await revision(),
   };
 }
 

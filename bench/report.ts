@@ -110,6 +110,7 @@ export function renderRun(report: RunReport): string {
     `${RUN_HEADING}${stamp}`,
     '',
     `- Command: \`${report.command}\` (${report.elapsedS.toFixed(0)} s)`,
+    `- Rampart: ${machine.revision}`,
     `- Machine: ${machine.cpus} CPUs (${machine.cpuModel}), ${machine.memoryGiB.toFixed(1)} GiB memory, ` +
       `${machine.os}; Node ${machine.node}; PostgreSQL ${machine.postgres}; load average ` +
       `${machine.loadAverageAtStart.toFixed(2)} at start, ${os.loadavg()[0]?.toFixed(2)} at end`,

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { type ColdStartResult, measureColdStart } from './cold-start.ts';
 import { type BenchConfig, databaseUrl, loadBenchConfig, selected } from './config.ts';
-import { recreateBenchDatabase } from './database.ts';
+import { lockBenchDatabase, recreateBenchDatabase } from './database.ts';
 import { checkFigures, type LatencyRun, latencyKey, type Row, ratioKey } from './figures.ts';
 import { LoadGenerator, type LoadResult, type PacedResult } from './load.ts';
 import { invokingCommand, machineFacts } from './machine.ts';
@@ -278,6 +278,9 @@ async function otherWork(): Promise<string[]> {
 async function main(): Promise<number> {
   const config = loadBenchConfig();
   const plan = buildPlan(config);
+  const lock = await lockBenchDatabase(config, () =>
+    log(`another bench run is using database ${config.databaseName}: waiting for it to finish`),
+  );
   const startedAt = new Date();
   const loadAverageAtStart = os.loadavg()[0] ?? 0;
   const watchdog = armWatchdog(config, plan);
@@ -343,6 +346,7 @@ async function main(): Promise<number> {
   process.stdout.write(`\n${section}\n`);
   log(`wrote ${path.relative(repoRoot, resultsPath)}`);
   clearTimeout(watchdog);
+  await lock.release();
 
   const complete =
     rows.every((row) => row.throughput !== undefined && !row.note) && !(coldStartResult instanceof Error);
