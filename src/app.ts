@@ -18,6 +18,10 @@ import { installRequestGuards } from './platform/http/request-guards.ts';
 import { installValidators } from './platform/http/validators.ts';
 import { serializeJson } from './platform/json.ts';
 import { loggerOptions } from './platform/logger.ts';
+import { usersOperatorRoutes } from './users/operator-routes.ts';
+import { paymentMethodRoutes } from './users/payment-method-routes.ts';
+import { usersRoutes } from './users/routes.ts';
+import { onboardingWebRoutes } from './web/onboarding-routes.ts';
 
 export interface BuildOptions {
   /** Newest migration version, for /readyz. */
@@ -75,5 +79,9 @@ export async function buildApp(ctx: AppContext, options: BuildOptions): Promise<
   await app.register(identityOperatorRoutes, { ctx });
   registerOwnerType('account', accountExists);
   await app.register(ledgerOperatorRoutes, { ctx });
+  await app.register(usersRoutes, { ctx });
+  await app.register(paymentMethodRoutes, { ctx });
+  await app.register(usersOperatorRoutes, { ctx });
+  await app.register(onboardingWebRoutes, { ctx });
   return app;
 }

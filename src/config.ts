@@ -32,6 +32,8 @@ export interface Config {
   redisUrl: string | undefined;
   rateLimitPerKeyPerMinute: number;
   rateLimitPerIpPerMinute: number;
+  /** Sandbox only: a user scope whose data is complete is approved at once (API.md decision 8). */
+  sandboxAutoApprove: boolean;
 }
 
 export class ConfigError extends Error {
@@ -174,5 +176,7 @@ export function loadConfig(env: Env = process.env): Config {
     redisUrl: redisUrl(env),
     rateLimitPerKeyPerMinute: intSetting(env, 'RAMPART_RATE_LIMIT_PER_KEY', 1200, 1, 10_000_000),
     rateLimitPerIpPerMinute: intSetting(env, 'RAMPART_RATE_LIMIT_PER_IP', 2400, 1, 10_000_000),
+    // Production always waits for the operator's review, whatever this says.
+    sandboxAutoApprove: runEnv === 'sandbox' && booleanSetting(env, 'RAMPART_SANDBOX_AUTO_APPROVE', true),
   };
 }

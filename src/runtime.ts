@@ -13,6 +13,7 @@ import { type OpenedDatabase, openDatabase } from './platform/db/open.ts';
 import { registerHousekeeping } from './platform/jobs/housekeeping.ts';
 import { JobRunner } from './platform/jobs/runner.ts';
 import { loggerOptions } from './platform/logger.ts';
+import { registerUserJobs } from './users/jobs.ts';
 
 export type Mode = 'serve' | 'worker';
 
@@ -68,6 +69,7 @@ export async function startRampart(
   if (config.workersEnabled || mode === 'worker') {
     jobs = new JobRunner(db, log, config.workerPollMs);
     await registerHousekeeping(jobs, db, [purgeExpiredReplays]);
+    registerUserJobs(jobs, ctx);
     jobs.start();
   }
 

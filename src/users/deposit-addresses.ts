@@ -1,0 +1,81 @@
+import { type Chain, sandboxDepositAddress } from '../chains/addresses.ts';
+import type { AppContext } from '../platform/context.ts';
+import type { Queryable } from '../platform/db/pool.ts';
+import { userErrors } from './errors.ts';
+
+/**
+ * `blockchains` of POST /v3/users (facts §1.3): Wyre's codes, answered as `depositAddresses`
+ * keyed by the currency a client deposits there. AVAXC is Wyre's name for the Avalanche C-chain.
+ */
+const CHAIN_BY_CODE: Record<string, { chain: Chain; currency: string }> = {
+  BTC: { chain: 'bitcoin', currency: 'BTC' },
+  ETH: { chain: 'ethereum', currency: 'ETH' },
+  MATIC: { chain: 'matic', currency: 'MATIC' },
+  AVAX: { chain: 'avalanche', currency: 'AVAX' },
+  AVAXC: { chain: 'avalanche', currency: 'AVAX' },
+};
+
+export function chainsRequested(codes: string[]): { chain: Chain; currency: string }[] {
+  const wanted = new Map<string, { chain: Chain; currency: string }>();
+  codes.forEach((code, index) => {
+    const upper = code.toUpperCase();
+    if (upper === 'ALL') {
+      for (const entry of Object.values(CHAIN_BY_CODE)) wanted.set(entry.currency, entry);
+      return;
+    }
+    const entry = Object.hasOwn(CHAIN_BY_CODE, upper) ? CHAIN_BY_CODE[upper] : undefined;
+    if (!entry) throw userErrors.unsupportedBlockchain(`blockchains[${index}]`, code);
+    wanted.set(entry.currency, entry);
+  });
+  return [...wanted.values()];
+}
+
+/**
+ * Gives `owner` (an SRN such as `user:US_…`) an address on each requested chain, once per
+ * currency. Sandbox addresses are deterministic and valid in format; production has no custody
+ * backend yet, so it refuses rather than hand out an address nobody holds the key to.
+ */
+export async function assignDepositAddresses(
+  ctx: AppContext,
+  q: Queryable,
+  partnerId: string,
+  owner: string,
+  codes: string[],
+): Promise<void> {
+  const wanted = chainsRequested(codes);
+  if (wanted.length === 0) return;
+  if (ctx.config.env !== 'sandbox') throw userErrors.depositAddressesUnavailable();
+  for (const { chain, currency } of wanted) {
+    await q.query(
+      `INSERT INTO deposit_addresses (address, chain, currency, partner_id, owner, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (owner, currency) DO NOTHING`,
+      [
+        sandboxDepositAddress(chain, `${owner}:${currency}`),
+        chain,
+        currency,
+        partnerId,
+        owner,
+        ctx.clock.now(),
+      ],
+    );
+  }
+}
+
+export async function depositAddressesOf(q: Queryable, partnerId: string, owner: string) {
+  const { rows } = await q.query<{ currency: string; address: string }>(
+    'SELECT currency, address FROM deposit_addresses WHERE partner_id = $1 AND owner = $2 ORDER BY currency',
+    [partnerId, owner],
+  );
+  return Object.fromEntries(rows.map((row) => [row.currency, row.address]));
+}
+
+/** Who a deposit to `address` on `chain` belongs to (for the deposit flow); undefined if nobody. */
+export async function findDepositAddressOwner(q: Queryable, chain: Chain, address: string) {
+  const { rows } = await q.query<{ owner: string; partner_id: string; currency: string }>(
+    'SELECT owner, partner_id, currency FROM deposit_addresses WHERE chain = $1 AND address = $2',
+    [chain, address],
+  );
+  return rows[0]
+    ? { owner: rows[0].owner, partnerId: rows[0].partner_id, currency: rows[0].currency }
+    : undefined;
+}

@@ -1,0 +1,84 @@
+import type { Scope } from '../identity/types.ts';
+import type { AppContext } from '../platform/context.ts';
+import { sha256Hex } from '../platform/crypto.ts';
+import { withTransaction } from '../platform/db/pool.ts';
+import { newId } from '../platform/ids.ts';
+import { actingUser } from './access.ts';
+import { declaredMediaType, detectDocumentType } from './document-type.ts';
+import { type DocumentStorage, postgresDocumentStorage } from './documents-store.ts';
+import { userErrors } from './errors.ts';
+import { advanceScopes } from './scopes-service.ts';
+import { listScopes, saveUserFields } from './users-store.ts';
+
+/** Spec §4.4: which identity documents each uploadable field takes. */
+export const DOC_TYPES_BY_FIELD: Record<string, readonly string[]> = {
+  governmentIdFront: ['GOVT_ID', 'DRIVING_LICENSE', 'PASSPORT_CARD', 'PASSPORT'],
+  governmentIdBack: ['GOVT_ID', 'DRIVING_LICENSE', 'PASSPORT_CARD'],
+};
+
+/** API.md decision 1: 7.75 MiB. */
+export const MAX_DOCUMENT_BYTES = 8_126_464;
+
+export interface UploadInput {
+  userId: string;
+  fieldId: string;
+  docType: string;
+  contentType: string | undefined;
+  body: unknown;
+}
+
+/**
+ * POST /v3/users/{userId}/{fieldId}: checks the field, the masquerade, the docType and the
+ * bytes (their real type must be the declared one), then stores the document and marks the
+ * field SUBMITTED in one transaction. Nothing is written when any check fails.
+ */
+export async function uploadDocument(
+  ctx: AppContext,
+  scope: Scope,
+  input: UploadInput,
+  storage: DocumentStorage = postgresDocumentStorage,
+): Promise<void> {
+  const allowedDocTypes = DOC_TYPES_BY_FIELD[input.fieldId];
+  if (!Object.hasOwn(DOC_TYPES_BY_FIELD, input.fieldId) || !allowedDocTypes)
+    throw userErrors.notUploadable(input.fieldId);
+  await actingUser(ctx.db, scope, input.userId);
+  if (!allowedDocTypes.includes(input.docType)) {
+    throw userErrors.docTypeNotAllowed(input.fieldId, input.docType, allowedDocTypes);
+  }
+  const bytes = Buffer.isBuffer(input.body) ? input.body : undefined;
+  if (!bytes || bytes.length === 0) throw userErrors.emptyDocument();
+  const detected = await detectDocumentType(bytes);
+  if (!detected) throw userErrors.unsupportedDocument();
+  const declared = declaredMediaType(input.contentType);
+  if (declared !== detected) throw userErrors.contentTypeMismatch(declared, detected);
+  const sha256 = sha256Hex(bytes);
+  await withTransaction(ctx.db, async (tx) => {
+    const user = await actingUser(tx, scope, input.userId, true);
+    const scopes = await listScopes(tx, user.partner_id, user.id);
+    if (scopes.some((row) => row.status === 'CLOSED')) throw userErrors.userClosed();
+    const now = ctx.clock.now();
+    const documentId = newId('DO');
+    await storage.put(tx, {
+      id: documentId,
+      partnerId: user.partner_id,
+      userId: user.id,
+      fieldId: input.fieldId,
+      docType: input.docType,
+      mediaType: detected,
+      sha256,
+      content: bytes,
+      createdAt: now,
+    });
+    const fields = {
+      ...user.fields,
+      [input.fieldId]: {
+        value: { documentId, docType: input.docType, mediaType: detected, sizeBytes: bytes.length, sha256 },
+        status: 'SUBMITTED' as const,
+        error: null,
+        submittedAt: now.getTime(),
+      },
+    };
+    await saveUserFields(tx, user.partner_id, user.id, fields, now.getTime());
+    await advanceScopes(ctx, tx, { ...user, fields }, 'document.uploaded');
+  });
+}

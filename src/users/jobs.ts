@@ -1,0 +1,11 @@
+import type { AppContext } from '../platform/context.ts';
+import type { JobRunner } from '../platform/jobs/runner.ts';
+import { VERIFY_PAYMENT_METHOD_JOB, verifyPaymentMethod } from './payment-methods-service.ts';
+
+/** The Users module's background work: the simulated bank verification of new payment methods. */
+export function registerUserJobs(runner: JobRunner, ctx: AppContext): void {
+  runner.register(VERIFY_PAYMENT_METHOD_JOB, async (job) => {
+    const { partnerId, paymentMethodId } = job.payload as { partnerId: string; paymentMethodId: string };
+    await verifyPaymentMethod(ctx, partnerId, paymentMethodId);
+  });
+}

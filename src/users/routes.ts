@@ -1,0 +1,129 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { scopeOf } from '../identity/access.ts';
+import { registerUserOwnerLookup } from '../identity/masquerade.ts';
+import { idempotencyScope } from '../identity/routes.ts';
+import type { AppContext } from '../platform/context.ts';
+import { runIdempotent, sendIdempotent } from '../platform/http/idempotency.ts';
+import { errorResponses } from '../platform/http/openapi.ts';
+import { ACCEPTED_MEDIA_TYPES } from './document-type.ts';
+import { MAX_DOCUMENT_BYTES, uploadDocument } from './documents-service.ts';
+import { onboardingLink } from './onboarding-service.ts';
+import { cachedOwnerLookup } from './owner-cache.ts';
+import {
+  CreateUserBody,
+  DocumentParams,
+  DocumentQuery,
+  OnboardingAnswer,
+  UpdateUserBody,
+  User,
+  UserParams,
+  UserQuery,
+} from './schemas.ts';
+import { createUser, getUser, updateUser } from './users-service.ts';
+import { findUserOwner } from './users-store.ts';
+
+const tags = ['Users'];
+const security: Record<string, string[]>[] = [{ apiKey: [], apiSignature: [] }, { bearer: [] }];
+
+export const usersRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => {
+  // Identity resolves masqueradeAs=user:US_… through this, without reading the users table itself.
+  registerUserOwnerLookup(cachedOwnerLookup(findUserOwner));
+
+  app.post<{ Body: CreateUserBody }>(
+    '/v3/users',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Create a user (master account with the Users API enabled)',
+        body: CreateUserBody,
+        response: { 200: User, ...errorResponses(400, 401, 403, 409, 422, 429) },
+      },
+    },
+    async (request, reply) => {
+      const scope = scopeOf(request);
+      const outcome = await runIdempotent(ctx, request, idempotencyScope(scope), (tx) =>
+        createUser(ctx, tx, scope, request.body),
+      );
+      return sendIdempotent(reply, outcome);
+    },
+  );
+
+  app.get<{ Params: { userId: string }; Querystring: { scopes?: string } }>(
+    '/v3/users/:userId',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Read a user (masqueradeAs=user:<id>); scopes= narrows to what those scopes require',
+        params: UserParams,
+        querystring: UserQuery,
+        response: { 200: User, ...errorResponses(400, 401, 403, 429) },
+      },
+    },
+    async (request) => getUser(ctx, scopeOf(request), request.params.userId, request.query.scopes),
+  );
+
+  app.post<{ Params: { userId: string }; Body: UpdateUserBody }>(
+    '/v3/users/:userId',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Submit user fields (masqueradeAs=user:<id>); all or nothing',
+        params: UserParams,
+        body: UpdateUserBody,
+        response: { 200: User, ...errorResponses(400, 401, 403, 409, 422, 429) },
+      },
+    },
+    async (request, reply) => {
+      const scope = scopeOf(request);
+      const outcome = await runIdempotent(ctx, request, idempotencyScope(scope), (tx) =>
+        updateUser(ctx, tx, scope, request.params.userId, request.body),
+      );
+      return sendIdempotent(reply, outcome);
+    },
+  );
+
+  app.get<{ Params: { userId: string } }>(
+    '/v3/users/:userId/onboarding',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'The hosted KYC onboarding link for a user (masqueradeAs=user:<id>)',
+        params: UserParams,
+        response: { 200: OnboardingAnswer, ...errorResponses(400, 401, 403, 429) },
+      },
+    },
+    async (request) => onboardingLink(ctx, scopeOf(request), request.params.userId),
+  );
+
+  app.post<{ Params: { userId: string; fieldId: string }; Querystring: { docType: string } }>(
+    '/v3/users/:userId/:fieldId',
+    {
+      // Fastify stops reading once the limit is passed and answers 413 (Content-Length is checked
+      // before any byte is read), so an oversized upload never sits in memory whole.
+      bodyLimit: MAX_DOCUMENT_BYTES,
+      config: { rawBodyTypes: [...ACCEPTED_MEDIA_TYPES, 'image/jpg'] },
+      schema: {
+        tags,
+        security,
+        summary: 'Upload an identity document (raw body, at most 7.75 MiB; PDF, JPEG, PNG, DOC, DOCX)',
+        params: DocumentParams,
+        querystring: DocumentQuery,
+        response: { 204: { type: 'null' }, ...errorResponses(400, 401, 403, 413, 415, 429) },
+      },
+    },
+    async (request, reply) => {
+      await uploadDocument(ctx, scopeOf(request), {
+        userId: request.params.userId,
+        fieldId: request.params.fieldId,
+        docType: request.query.docType,
+        contentType: request.headers['content-type'],
+        body: request.body,
+      });
+      return reply.code(204).send();
+    },
+  );
+};

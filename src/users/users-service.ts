@@ -1,0 +1,137 @@
+import type { Scope } from '../identity/types.ts';
+import type { AppContext } from '../platform/context.ts';
+import type { Queryable, Tx } from '../platform/db/pool.ts';
+import { newId } from '../platform/ids.ts';
+import { actingUser, checkUserAccess, requireUsersApi } from './access.ts';
+import { assignDepositAddresses } from './deposit-addresses.ts';
+import { userErrors } from './errors.ts';
+import { type StoredField, validateFieldValue } from './fields.ts';
+import { isScopeName, lockedFields, type ScopeName } from './scope-rules.ts';
+import { advanceScopes } from './scopes-service.ts';
+import { partnerRef, type UserView, userView } from './user-view.ts';
+import { findUserSnapshot, insertUser, listScopes, type ScopeRow, saveUserFields } from './users-store.ts';
+
+export interface CreateUserInput {
+  fields?: Record<string, unknown>;
+  scopes?: string[];
+  blockchains?: string[];
+  immediate?: boolean;
+  partnerId?: string;
+}
+
+export interface UpdateUserInput {
+  fields?: Record<string, unknown>;
+  scopes?: string[];
+  blockchains?: string[];
+  immediate?: boolean;
+}
+
+function scopeNames(raw: string[] | undefined, path: string): ScopeName[] {
+  const names: ScopeName[] = [];
+  (raw ?? []).forEach((value, index) => {
+    if (!isScopeName(value)) throw userErrors.unknownScope(`${path}[${index}]`, value);
+    if (!names.includes(value)) names.push(value);
+  });
+  return names;
+}
+
+/** GET ?scopes=TRANSFER,ACH: names separated by commas, each a known scope. */
+export function parseScopesQuery(raw: string | undefined): ScopeName[] | undefined {
+  if (raw === undefined) return undefined;
+  const names: ScopeName[] = [];
+  for (const part of raw.split(',')) {
+    const value = part.trim();
+    if (!isScopeName(value)) throw userErrors.unknownScope('scopes', value);
+    if (!names.includes(value)) names.push(value);
+  }
+  return names;
+}
+
+/**
+ * Validates every submitted field before applying any, so a call applies all or nothing. Fields
+ * an active review or approval depends on are locked; a returned field becomes SUBMITTED again.
+ */
+function applyFields(
+  current: Record<string, StoredField>,
+  inputs: Record<string, unknown>,
+  scopes: ScopeRow[],
+  nowMs: number,
+): Record<string, StoredField> {
+  const locked = lockedFields(scopes);
+  const next = { ...current };
+  for (const [fieldId, value] of Object.entries(inputs)) {
+    const stored = validateFieldValue(fieldId, value, nowMs);
+    if (locked.has(fieldId as never)) throw userErrors.fieldLocked(`fields.${fieldId}`, fieldId);
+    next[fieldId] = { value: stored, status: 'SUBMITTED', error: null, submittedAt: nowMs };
+  }
+  return next;
+}
+
+/** The User answer as committed state shows it (inside `q`'s transaction when given one). */
+async function viewOf(
+  q: Queryable,
+  partnerId: string,
+  userId: string,
+  only?: ScopeName[],
+): Promise<UserView> {
+  const snapshot = await findUserSnapshot(q, partnerId, userId);
+  if (!snapshot) throw userErrors.masqueradeRequired();
+  const { user, scopes, hasActivePaymentMethod, depositAddresses } = snapshot;
+  const facts = { fields: user.fields, onboarding: user.onboarding_status, hasActivePaymentMethod };
+  return userView(user, scopes, facts, depositAddresses, only);
+}
+
+/**
+ * POST /v3/users. Processing is synchronous, so `immediate` changes nothing: the answer already
+ * reflects every transition the submitted data allowed.
+ */
+export async function createUser(
+  ctx: AppContext,
+  tx: Tx,
+  scope: Scope,
+  input: CreateUserInput,
+): Promise<UserView> {
+  requireUsersApi(scope);
+  if (input.partnerId !== undefined && input.partnerId !== partnerRef(scope.partnerId))
+    throw userErrors.partnerMismatch();
+  const scopes = scopeNames(input.scopes, 'scopes');
+  const nowMs = ctx.clock.nowMs();
+  const fields = applyFields({}, input.fields ?? {}, [], nowMs);
+  const user = await insertUser(tx, {
+    id: newId('US'),
+    partnerId: scope.partnerId,
+    ownerAccountId: scope.accountId,
+    fields,
+    nowMs,
+  });
+  await assignDepositAddresses(ctx, tx, scope.partnerId, `user:${user.id}`, input.blockchains ?? []);
+  await advanceScopes(ctx, tx, user, 'user.created', scopes.length > 0 ? scopes : ['TRANSFER']);
+  return viewOf(tx, user.partner_id, user.id);
+}
+
+export async function getUser(ctx: AppContext, scope: Scope, userId: string, scopesQuery?: string) {
+  const only = parseScopesQuery(scopesQuery);
+  checkUserAccess(scope, userId);
+  return viewOf(ctx.db, scope.partnerId, userId, only);
+}
+
+/** POST /v3/users/{id}: submits fields (and, as Wyre allowed, more scopes or chains); all or nothing. */
+export async function updateUser(
+  ctx: AppContext,
+  tx: Tx,
+  scope: Scope,
+  userId: string,
+  input: UpdateUserInput,
+): Promise<UserView> {
+  const user = await actingUser(tx, scope, userId, true);
+  const scopes = await listScopes(tx, user.partner_id, user.id);
+  if (scopes.some((row) => row.status === 'CLOSED')) throw userErrors.userClosed();
+  const extraScopes = scopeNames(input.scopes, 'scopes');
+  const nowMs = ctx.clock.nowMs();
+  const fields = applyFields(user.fields, input.fields ?? {}, scopes, nowMs);
+  await saveUserFields(tx, user.partner_id, user.id, fields, nowMs);
+  await assignDepositAddresses(ctx, tx, user.partner_id, `user:${user.id}`, input.blockchains ?? []);
+  const updated = { ...user, fields };
+  await advanceScopes(ctx, tx, updated, 'user.updated', extraScopes);
+  return viewOf(tx, user.partner_id, user.id);
+}

@@ -1,0 +1,69 @@
+/**
+ * Server-rendered HTML for the hosted pages. Every dynamic value goes through `escapeHtml`
+ * (text and double-quoted attributes alike); the `html` tag does it for interpolations, so a
+ * template cannot forget. Markup built by another `html` call is passed through as SafeHtml.
+ */
+export class SafeHtml {
+  constructor(readonly value: string) {}
+  toString(): string {
+    return this.value;
+  }
+}
+
+const ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+
+export function escapeHtml(value: unknown): string {
+  return String(value).replace(/[&<>"']/g, (char) => ESCAPES[char] ?? char);
+}
+
+type Interpolation = SafeHtml | string | number | null | undefined | SafeHtml[];
+
+export function html(strings: TemplateStringsArray, ...values: Interpolation[]): SafeHtml {
+  let out = strings[0] ?? '';
+  values.forEach((value, index) => {
+    if (Array.isArray(value)) out += value.map((part) => part.value).join('');
+    else if (value instanceof SafeHtml) out += value.value;
+    else if (value !== null && value !== undefined) out += escapeHtml(value);
+    out += strings[index + 1] ?? '';
+  });
+  return new SafeHtml(out);
+}
+
+/**
+ * No script runs on these pages and nothing loads from elsewhere: a value that slipped past
+ * escaping still could not execute. Forms post only back to us.
+ */
+export const PAGE_SECURITY_HEADERS = {
+  'content-security-policy':
+    "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'cache-control': 'no-store',
+};
+
+export function page(title: string, body: SafeHtml): string {
+  return html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title}</title>
+<style>
+body { font-family: system-ui, sans-serif; max-width: 40rem; margin: 2rem auto; padding: 0 1rem; color: #1d2433; }
+li { margin: .3rem 0; } .status { font-weight: 600; } .error { color: #a4161a; }
+button { font-size: 1rem; padding: .6rem 1.2rem; }
+</style>
+</head>
+<body>
+<main>
+${body}
+</main>
+</body>
+</html>`.value;
+}
