@@ -1,5 +1,4 @@
 import { insertAudit } from '../operator/store.ts';
-import type { AppContext } from '../platform/context.ts';
 import type { Tx } from '../platform/db/pool.ts';
 import { invalidValue } from '../platform/errors.ts';
 import { isKnownCurrency, parsePositiveAmount } from '../platform/money.ts';
@@ -22,7 +21,7 @@ export interface OperatorAct {
  * POST /operator/v1/ledger/credits: funds a customer balance (deposits arriving outside the
  * API, corrections) as one entry against `external:bank`, audited in the same transaction.
  */
-export async function creditOwner(ctx: AppContext, tx: Tx, act: OperatorAct, input: CreditInput) {
+export async function creditOwner(tx: Tx, act: OperatorAct, input: CreditInput) {
   if (!isKnownCurrency(input.currency)) {
     throw invalidValue(
       'currency',
