@@ -45,7 +45,7 @@ export const ledgerOperatorRoutes: FastifyPluginAsync<{ ctx: AppContext }> = asy
     async (request, reply) => {
       const act = { action: operatorAction(request), remoteIp: request.ip };
       const outcome = await runIdempotent(ctx, request, 'operator', (tx) =>
-        creditOwner(ctx, tx, act, request.body),
+        creditOwner(tx, act, request.body),
       );
       request.operatorAudited = true;
       return sendIdempotent(reply, outcome);
