@@ -78,5 +78,6 @@ export function roundOrder(group: Group, round: number): string[] {
 /** Number of load measurements the plan makes: for the watchdog and the time estimate. */
 export function measurementCount(plan: Plan, config: BenchConfig): number {
   const perRound = plan.groups.reduce((sum, group) => sum + group.members.length + 1, 0);
-  return perRound * config.rounds + plan.latencyFigures.length * config.latencyRounds;
+  // Each latency round also paces the scenario's control at the same rate.
+  return perRound * config.rounds + plan.latencyFigures.length * config.latencyRounds * 2;
 }

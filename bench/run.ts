@@ -161,7 +161,7 @@ async function measureHttp(plan: Plan, config: BenchConfig, runDir: string, note
     result.rows = plan.scenarios.map((scenario) =>
       rowOf(scenario, samples.get(scenario.id) ?? [], problems.get(scenario.id)),
     );
-    await measureLatency(plan, config, generator, result);
+    await measureLatency(plan, config, generator, result, ready, notes);
   } finally {
     generator.stop();
     for (const [target, server] of servers) {
@@ -173,12 +173,18 @@ async function measureHttp(plan: Plan, config: BenchConfig, runDir: string, note
   return result;
 }
 
-/** Fixed-rate runs at a share of each scenario's median req/s, alternating scenarios per round. */
+/**
+ * Fixed-rate runs at a share of each scenario's median req/s, alternating scenarios per round. Each
+ * is paired with a control: the scenario's `comparedWith` at the same rate in the same round, so a
+ * tail that comes from the machine (other work, the sender itself) shows in both.
+ */
 async function measureLatency(
   plan: Plan,
   config: BenchConfig,
   generator: LoadGenerator,
   into: HttpMeasurements,
+  usable: (id: string) => boolean,
+  notes: string[],
 ) {
   const runs = plan.latencyFigures.flatMap((figure) => {
     const row = into.rows.find((candidate) => candidate.id === figure.scenario);
@@ -192,25 +198,51 @@ async function measureLatency(
       rounds: [] as PacedResult[],
     };
     into.latency.set(key, run);
-    return [{ figure, key, run }];
+    const control = findScenario(figure.scenario).comparedWith;
+    return [
+      {
+        figure,
+        key,
+        run,
+        control: control && usable(control) ? control : undefined,
+        controls: [] as number[],
+      },
+    ];
   });
+  const pace = async (id: string, rate: number, round: number) => {
+    const sample = await generator.paced(id, rate, config.warmupS, config.durationS);
+    log(
+      `latency round ${round + 1}/${config.latencyRounds} ${id} at ${rate} req/s: ` +
+        `p50 ${sample.p50Ms.toFixed(2)} ms, p99 ${sample.p99Ms.toFixed(2)} ms, max ${sample.maxMs.toFixed(1)} ms, ` +
+        `sent ${sample.achievedRate.toFixed(0)} req/s (worst lag ${sample.maxLagMs.toFixed(1)} ms), ` +
+        `failed ${sample.errors + sample.unexpectedStatus}`,
+    );
+    return sample;
+  };
   for (let round = 0; round < config.latencyRounds; round += 1) {
     const ordered = round % 2 === 0 ? runs : [...runs].reverse();
-    for (const { figure, key, run } of ordered) {
-      try {
-        const sample = await generator.paced(figure.scenario, run.rate, config.warmupS, config.durationS);
-        run.rounds.push(sample);
-        log(
-          `latency round ${round + 1}/${config.latencyRounds} ${figure.scenario} at ${run.rate} req/s: ` +
-            `p50 ${sample.p50Ms.toFixed(2)} ms, p99 ${sample.p99Ms.toFixed(2)} ms, max ${sample.maxMs.toFixed(1)} ms, ` +
-            `sent ${sample.achievedRate.toFixed(0)} req/s (worst lag ${sample.maxLagMs.toFixed(1)} ms), ` +
-            `failed ${sample.errors + sample.unexpectedStatus}`,
-        );
-      } catch (error) {
-        log(`latency ${figure.scenario} failed: ${firstLine(error)}`);
-        into.latency.set(key, { ...run, error: firstLine(error) });
+    for (const entry of ordered) {
+      const { figure, key, run, control } = entry;
+      const steps = [figure.scenario, ...(control ? [control] : [])];
+      for (const id of round % 2 === 0 ? steps : steps.reverse()) {
+        try {
+          const sample = await pace(id, run.rate, round);
+          if (id === figure.scenario) run.rounds.push(sample);
+          else entry.controls.push(sample.p99Ms);
+        } catch (error) {
+          log(`latency ${id} failed: ${firstLine(error)}`);
+          if (id === figure.scenario) into.latency.set(key, { ...run, error: firstLine(error) });
+        }
       }
     }
+  }
+  for (const { figure, run, control, controls } of runs) {
+    if (!control || controls.length === 0) continue;
+    const label = findScenario(control).label;
+    notes.push(
+      `${figure.description}: control ${label} at the same ${run.rate} req/s in the same rounds had p99 ` +
+        `${median(controls).toFixed(1)} ms (rounds: ${controls.map((value) => value.toFixed(1)).join(', ')} ms)`,
+    );
   }
 }
 
