@@ -63,10 +63,11 @@ async function run(mode: Mode) {
 }
 
 async function runMigrations() {
-  const { db, embedded } = await openDatabase(loadConfig());
+  const { db, asyncCommitDb, embedded } = await openDatabase(loadConfig());
   const applied = await migrate(db);
   process.stdout.write(applied.length ? `applied: ${applied.join(', ')}\n` : 'nothing to apply\n');
   await db.end();
+  await asyncCommitDb.end();
   await embedded?.stop();
 }
 

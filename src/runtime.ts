@@ -46,13 +46,14 @@ export async function startRampart(
 ): Promise<Running> {
   const log = pino(loggerOptions(config.logLevel) as pino.LoggerOptions);
   const secrets = await resolveSecrets(config);
-  const { db, embedded } = await opening;
+  const { db, asyncCommitDb, embedded } = await opening;
   const applied = await migrate(db);
   if (applied.length > 0) log.info({ applied }, 'migrations applied');
   const migrations = await readMigrations();
   const ctx: AppContext = {
     config: { ...config, masterKey: secrets.masterKey, operatorToken: secrets.operatorToken },
     db,
+    asyncCommitDb,
     clock: new Clock(),
   };
   await syncSandboxClock(ctx);
@@ -82,7 +83,10 @@ export async function startRampart(
     // Past the bound: cut the connections still open. The pool's end() waits for every client
     // checked out by a stuck request, so it is bounded too; the process exits after this anyway.
     if (!drained) app?.server.closeAllConnections();
-    await Promise.race([db.end().catch(() => undefined), sleep(POOL_END_GRACE_MS)]);
+    await Promise.race([
+      Promise.all([db.end(), asyncCommitDb.end()]).catch(() => undefined),
+      sleep(POOL_END_GRACE_MS),
+    ]);
     await embedded?.stop();
   };
   return {

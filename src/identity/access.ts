@@ -84,7 +84,7 @@ export function partnerAccess(
       return;
     }
     const audit = (outcome: 'allowed' | 'denied') =>
-      insertAccessAudit(ctx.db, {
+      insertAccessAudit(ctx.asyncCommitDb, {
         apiKey: caller.apiKey,
         accountId: account.id,
         target: masqueradeAs.slice(0, 64),

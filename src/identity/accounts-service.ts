@@ -117,6 +117,9 @@ async function visibleAccount(
   lock: boolean,
 ) {
   const q = tx ?? ctx.db;
+  const own = scope.caller.account;
+  // Reading (not locking) the caller's own, unmasqueraded account: authentication already read it.
+  if (!lock && !scope.masqueraded && own?.row && own.id === accountId) return own.row;
   const row = lock
     ? await lockAccountWithin(q, scope.partnerId, accountId)
     : await findAccountWithin(q, scope.partnerId, accountId);

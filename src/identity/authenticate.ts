@@ -96,11 +96,18 @@ export class Authenticator {
       throw authErrors.invalidSignature();
     // Kept until the timestamp can no longer pass the window check, then purged.
     const expiresAtMs = sentMs + this.ctx.config.signatureWindowMs + 1000;
-    const used = await recordSignatureUse(this.ctx.db, apiKey, signature.toLowerCase(), expiresAtMs);
+    const used = await recordSignatureUse(
+      this.ctx.asyncCommitDb,
+      apiKey,
+      signature.toLowerCase(),
+      expiresAtMs,
+      sentMs,
+    );
     if (!used) {
       this.secrets.forget(apiKey);
       throw authErrors.invalidSignature();
     }
+    if (used.signedBeforeStart) throw authErrors.signedBeforeRestart();
     if (!used.fresh) throw authErrors.replayed();
     return toCaller(used, 'signature');
   }

@@ -21,6 +21,11 @@ export const authErrors = {
       `The request timestamp is more than ${Math.round(windowMs / 1000)} s away from the server's time.`,
     ),
   replayed: () => unauthenticated('accessDenied.replayedSignature', 'This signature was already used.'),
+  signedBeforeRestart: () =>
+    unauthenticated(
+      'accessDenied.signedBeforeRestart',
+      'This request was signed before the service restarted; sign it again.',
+    ),
   invalidSession: () => unauthenticated('accessDenied.invalidSession', 'Invalid Session'),
   noAccount: () =>
     unauthenticated(

@@ -1,4 +1,5 @@
 import type { Queryable } from '../platform/db/pool.ts';
+import type { AccountRow } from './accounts-store.ts';
 import type { CallerAccount } from './types.ts';
 
 export interface KeyRow {
@@ -18,22 +19,31 @@ export interface KeyWithAccount extends KeyRow {
 }
 
 interface JoinedRow extends KeyRow {
-  kind: CallerAccount['kind'] | null;
-  users_api_enabled: boolean | null;
+  /** The whole account row, read in the same round trip (see CallerAccount.row). */
+  account_row: (Omit<AccountRow, 'created_at'> & { created_at: string }) | null;
 }
 
 const KEY_WITH_ACCOUNT = `
   SELECT k.api_key, k.account_id, k.partner_id, k.type, k.description, k.ip_whitelist, k.secret_sealed, k.created_at,
-         a.kind, a.users_api_enabled
+         CASE WHEN a.id IS NULL THEN NULL ELSE json_build_object(
+           'id', a.id, 'partner_id', a.partner_id, 'parent_id', a.parent_id, 'kind', a.kind, 'name', a.name,
+           'status', a.status, 'type', a.type, 'country', a.country, 'users_api_enabled', a.users_api_enabled,
+           'referrer_account_id', a.referrer_account_id, 'profile_fields', a.profile_fields, 'created_at', a.created_at)
+         END AS account_row
   FROM api_keys k LEFT JOIN accounts a ON a.id = k.account_id`;
 
 function withAccount(row: JoinedRow | undefined): KeyWithAccount | undefined {
   if (!row) return undefined;
-  const { kind, users_api_enabled, ...key } = row;
-  const account =
-    key.account_id && key.partner_id && kind
-      ? { id: key.account_id, partnerId: key.partner_id, kind, usersApiEnabled: users_api_enabled === true }
-      : undefined;
+  const { account_row, ...key } = row;
+  if (!account_row || !key.partner_id) return { ...key, account: undefined };
+  const accountRow: AccountRow = { ...account_row, created_at: new Date(account_row.created_at) };
+  const account: CallerAccount = {
+    id: accountRow.id,
+    partnerId: key.partner_id,
+    kind: accountRow.kind,
+    usersApiEnabled: accountRow.users_api_enabled,
+    row: accountRow,
+  };
   return { ...key, account };
 }
 
@@ -60,25 +70,32 @@ export async function findLiveKeyBySecretHash(
  * One round trip for a signed request whose secret we already hold: records the signature
  * (refused if seen before inside the window) only while the key is still live, and returns the
  * key's current state. `fresh` false means replay; no row means the key is gone.
+ *
+ * Run on the async-commit pool: a database crash may lose the last instant of replay records,
+ * so a signature timestamped at or before the database's start is never accepted
+ * (`signedBeforeStart`) — every record a crash could have lost belongs to such a signature.
  */
 export async function recordSignatureUse(
   q: Queryable,
   apiKey: string,
   signature: string,
   expiresAtMs: number,
-): Promise<(KeyWithAccount & { fresh: boolean }) | undefined> {
-  const { rows } = await q.query<JoinedRow & { fresh: boolean }>(
+  signedAtMs: number,
+): Promise<(KeyWithAccount & { fresh: boolean; signedBeforeStart: boolean }) | undefined> {
+  const { rows } = await q.query<JoinedRow & { fresh: boolean; signed_before_start: boolean }>(
     `WITH live AS (${KEY_WITH_ACCOUNT} WHERE k.api_key = $1 AND k.deleted_at IS NULL),
+          started AS (SELECT to_timestamp($4 / 1000.0) <= pg_postmaster_start_time() AS before_start),
           used AS (INSERT INTO signature_replays (signature, expires_at)
-                   SELECT $2, to_timestamp($3 / 1000.0) FROM live
+                   SELECT $2, to_timestamp($3 / 1000.0) FROM live, started WHERE NOT started.before_start
                    ON CONFLICT (signature) DO NOTHING RETURNING 1)
-     SELECT live.*, EXISTS (SELECT 1 FROM used) AS fresh FROM live`,
-    [apiKey, signature, expiresAtMs],
+     SELECT live.*, EXISTS (SELECT 1 FROM used) AS fresh, started.before_start AS signed_before_start
+     FROM live, started`,
+    [apiKey, signature, expiresAtMs, signedAtMs],
   );
   const row = rows[0];
   if (!row) return undefined;
-  const { fresh, ...joined } = row;
-  return { ...withAccount(joined)!, fresh };
+  const { fresh, signed_before_start, ...joined } = row;
+  return { ...withAccount(joined)!, fresh, signedBeforeStart: signed_before_start };
 }
 
 export interface NewKey {

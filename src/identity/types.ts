@@ -1,3 +1,5 @@
+import type { AccountRow } from './accounts-store.ts';
+
 /** Who is calling, as established by authentication (before masquerading). */
 export interface Caller {
   apiKey: string;
@@ -13,6 +15,11 @@ export interface CallerAccount {
   partnerId: string;
   kind: 'master' | 'subaccount' | 'individual';
   usersApiEnabled: boolean;
+  /**
+   * The account as read by the authentication query itself: reading the caller's own account
+   * needs no second round trip. Same request, so as fresh as a separate read would be.
+   */
+  row?: AccountRow;
 }
 
 /**

@@ -6,5 +6,12 @@ import type { Db } from './db/pool.ts';
 export interface AppContext {
   config: Config & { masterKey: Buffer; operatorToken: string };
   db: Db;
+  /**
+   * The same database through connections whose commits return before the WAL flush. Used for
+   * high-rate security records whose loss in a database crash is harmless or covered: signature
+   * replay records (signatures timestamped before the database's last start are refused anyway)
+   * and masquerade access audit rows of reads. Never for money or state changes.
+   */
+  asyncCommitDb: Db;
   clock: Clock;
 }

@@ -47,6 +47,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const ctx: AppContext = {
     config: { ...config, masterKey: config.masterKey!, operatorToken: config.operatorToken! },
     db: database.db,
+    asyncCommitDb: database.asyncCommitDb,
     clock: new Clock(),
   };
   const migrations = await readMigrations();

@@ -6,6 +6,8 @@ import { createPool, type Db } from '../../src/platform/db/pool.ts';
 
 export interface TestDatabase {
   db: Db;
+  /** The same database through async-commit connections, as AppContext.asyncCommitDb. */
+  asyncCommitDb: Db;
   url: string;
   name: string;
   /** Closes the pool and drops the database. */
@@ -36,13 +38,21 @@ export async function freshDatabase(
   await admin((client) => client.query(`CREATE DATABASE ${name}`));
   const url = withDatabase(inject('adminDatabaseUrl'), name);
   const db = createPool({ connectionString: url, max: options.poolSize ?? 10, statementTimeoutMs: 10_000 });
+  const asyncCommitDb = createPool({
+    connectionString: url,
+    max: 4,
+    statementTimeoutMs: 10_000,
+    synchronousCommit: false,
+  });
   if (options.migrated !== false) await migrate(db);
   return {
     db,
+    asyncCommitDb,
     url,
     name,
     drop: async () => {
       await db.end();
+      await asyncCommitDb.end();
       await admin((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
     },
   };

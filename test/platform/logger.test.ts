@@ -36,6 +36,7 @@ beforeAll(async () => {
   const ctx: AppContext = {
     config: { ...config, masterKey: config.masterKey!, operatorToken: config.operatorToken! },
     db: database.db,
+    asyncCommitDb: database.asyncCommitDb,
     clock: new Clock(),
   };
   const logStream = new Writable({

@@ -6,6 +6,8 @@ import { createPool, type Db } from './pool.ts';
 
 export interface OpenedDatabase {
   db: Db;
+  /** Same server; commits do not wait for the WAL flush (see AppContext.asyncCommitDb). */
+  asyncCommitDb: Db;
   /** Set when no DATABASE_URL was given and we started the embedded server. */
   embedded?: EmbeddedServer;
 }
@@ -16,12 +18,26 @@ export interface OpenedDatabase {
  */
 export async function openDatabase(config: Config): Promise<OpenedDatabase> {
   const settings = { max: config.dbPoolSize, statementTimeoutMs: config.dbStatementTimeoutMs };
-  if (config.databaseUrl) return { db: createPool({ connectionString: config.databaseUrl, ...settings }) };
+  if (config.databaseUrl) return pools(config.databaseUrl, settings);
   const log = pino(loggerOptions(config.logLevel) as pino.LoggerOptions);
   const embedded = await startEmbeddedPostgres({
     dataDir: config.dataDir,
     port: config.embeddedPgPort,
     log: (line) => log.debug({ postgres: line }, 'embedded postgres'),
   });
-  return { db: createPool({ connectionString: embedded.connectionString, ...settings }), embedded };
+  return { ...pools(embedded.connectionString, settings), embedded };
+}
+
+function pools(connectionString: string, settings: { max: number; statementTimeoutMs: number }) {
+  return {
+    db: createPool({ connectionString, ...settings }),
+    // Small: it carries single-row inserts only.
+    asyncCommitDb: createPool({
+      connectionString,
+      max: Math.max(2, Math.ceil(settings.max / 2)),
+      statementTimeoutMs: settings.statementTimeoutMs,
+      synchronousCommit: false,
+      applicationName: 'rampart-async-commit',
+    }),
+  };
 }

@@ -15,6 +15,11 @@ export interface PoolSettings {
   max: number;
   statementTimeoutMs: number;
   applicationName?: string;
+  /**
+   * false: commits return before the WAL reaches disk. Only for records whose loss in a
+   * database crash is covered otherwise (see AppContext.asyncCommitDb).
+   */
+  synchronousCommit?: boolean;
 }
 
 export function createPool(settings: PoolSettings): Db {
@@ -25,6 +30,7 @@ export function createPool(settings: PoolSettings): Db {
     connectionTimeoutMillis: 5000,
     idleTimeoutMillis: 30_000,
     application_name: settings.applicationName ?? 'rampart',
+    ...(settings.synchronousCommit === false ? { options: '-c synchronous_commit=off' } : {}),
   });
   // An idle client losing its server (restart, failover) must not crash the process;
   // the pool drops it and the next checkout reconnects.
