@@ -32,6 +32,12 @@ export interface Config {
   redisUrl: string | undefined;
   rateLimitPerKeyPerMinute: number;
   rateLimitPerIpPerMinute: number;
+  /** Where prices come from: the operator's reference table, or a polled HTTP feed. */
+  rateSource: 'reference' | 'feed';
+  /** Set when rateSource is 'feed'. */
+  rateFeed: { url: string; intervalMs: number; timeoutMs: number; staleAfterMs: number } | undefined;
+  /** Base of the hosted checkout links answered by POST /v3/orders/reserve (API.md decision 15). */
+  checkoutUrl: string;
   /** Sandbox only: a user scope whose data is complete is approved at once (API.md decision 8). */
   sandboxAutoApprove: boolean;
 }
@@ -143,6 +149,41 @@ function databaseUrl(env: Env): string | undefined {
   return raw;
 }
 
+function httpUrl(env: Env, name: string): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    throw new ConfigError(name, `"${raw}" is not a URL`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new ConfigError(name, 'must be http or https');
+  return url.toString();
+}
+
+function rateFeed(env: Env, source: 'reference' | 'feed'): Config['rateFeed'] {
+  const url = httpUrl(env, 'RAMPART_RATE_FEED_URL');
+  if (source !== 'feed') return undefined;
+  if (!url) throw new ConfigError('RAMPART_RATE_FEED_URL', 'is required when RAMPART_RATE_SOURCE=feed');
+  const intervalMs = intSetting(env, 'RAMPART_RATE_FEED_INTERVAL_MS', 10_000, 100, 3_600_000);
+  const timeoutMs = intSetting(env, 'RAMPART_RATE_FEED_TIMEOUT_MS', 3000, 50, 60_000);
+  const staleAfterMs = intSetting(env, 'RAMPART_RATE_STALE_AFTER_MS', 60_000, 1000, 86_400_000);
+  if (staleAfterMs <= intervalMs) {
+    throw new ConfigError('RAMPART_RATE_STALE_AFTER_MS', 'must be longer than RAMPART_RATE_FEED_INTERVAL_MS');
+  }
+  return { url, intervalMs, timeoutMs, staleAfterMs };
+}
+
+function checkoutUrl(env: Env, urls: string[]): string {
+  const raw = httpUrl(env, 'RAMPART_CHECKOUT_URL');
+  if (raw === undefined) return urls[0]!;
+  const url = new URL(raw);
+  if (url.search || url.hash) throw new ConfigError('RAMPART_CHECKOUT_URL', 'must not carry a query');
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const runEnv = oneOf(env, 'RAMPART_ENV', ['sandbox', 'production'] as const, 'sandbox');
   const port = intSetting(env, 'PORT', 3000, 0, 65535);
@@ -176,6 +217,9 @@ export function loadConfig(env: Env = process.env): Config {
     redisUrl: redisUrl(env),
     rateLimitPerKeyPerMinute: intSetting(env, 'RAMPART_RATE_LIMIT_PER_KEY', 1200, 1, 10_000_000),
     rateLimitPerIpPerMinute: intSetting(env, 'RAMPART_RATE_LIMIT_PER_IP', 2400, 1, 10_000_000),
+    rateSource: oneOf(env, 'RAMPART_RATE_SOURCE', ['reference', 'feed'] as const, 'reference'),
+    rateFeed: rateFeed(env, oneOf(env, 'RAMPART_RATE_SOURCE', ['reference', 'feed'] as const, 'reference')),
+    checkoutUrl: checkoutUrl(env, publicUrls(env, port)),
     // Production always waits for the operator's review, whatever this says.
     sandboxAutoApprove: runEnv === 'sandbox' && booleanSetting(env, 'RAMPART_SANDBOX_AUTO_APPROVE', true),
   };

@@ -1,0 +1,78 @@
+import { chainsForCurrency, networkFor, parseChainSrn } from '../chains/addresses.ts';
+import { getAccount } from '../identity/accounts-service.ts';
+import type { Scope } from '../identity/types.ts';
+import type { AppContext } from '../platform/context.ts';
+import { isCountryCode } from '../platform/countries.ts';
+import { ApiError } from '../platform/errors.ts';
+import { isId } from '../platform/ids.ts';
+import { orderErrors } from './errors.ts';
+import { BILLING_COUNTRIES, LOCAL_CURRENCY_COUNTRIES } from './supported.ts';
+
+/** Checks shared by reservations and the partner quote endpoint. */
+
+export function checkCountry(country: string): void {
+  if (!isCountryCode(country) || !BILLING_COUNTRIES.has(country))
+    throw orderErrors.unsupportedCountry(country);
+}
+
+/** A local presentment currency (NOK, SEK, …) is charged only to an address in its country. */
+export function checkCurrencyForCountry(sourceCurrency: string, country: string | undefined): void {
+  const countries = Object.hasOwn(LOCAL_CURRENCY_COUNTRIES, sourceCurrency)
+    ? LOCAL_CURRENCY_COUNTRIES[sourceCurrency]
+    : undefined;
+  if (countries && (country === undefined || !countries.includes(country))) {
+    throw orderErrors.localCurrencyElsewhere(sourceCurrency, countries);
+  }
+}
+
+/**
+ * The acting account itself or (unmasqueraded) one of its sub-accounts: the same visibility as
+ * GET /v3/accounts/{id}. The acting account needs no query; anything else is one PK lookup.
+ */
+export async function isOwnAccount(ctx: AppContext, scope: Scope, accountId: string): Promise<boolean> {
+  if (accountId === scope.accountId) return true;
+  if (!isId(accountId, 'AC')) return false;
+  try {
+    await getAccount(ctx, scope, accountId);
+    return true;
+  } catch (error) {
+    if (error instanceof ApiError && error.type === 'NotFoundException') return false;
+    throw error;
+  }
+}
+
+export async function checkReferrer(
+  ctx: AppContext,
+  scope: Scope,
+  accountId: string,
+  field = 'referrerAccountId',
+): Promise<void> {
+  if (!(await isOwnAccount(ctx, scope, accountId))) throw orderErrors.invalidReferrer(field);
+}
+
+/**
+ * `dest` (spec §2.1): `<chain>:<address>` on a chain that carries destCurrency (address checked
+ * with its checksum, on the environment's network), or `account:AC_…` / a bare `AC_…` naming the
+ * caller's own account or a sub-account, which then holds the purchase in custody. Another
+ * partner's account reads as unknown, so ids of other partners cannot be probed.
+ */
+export async function checkDest(
+  ctx: AppContext,
+  scope: Scope,
+  dest: string,
+  destCurrency: string | undefined,
+): Promise<void> {
+  const accountId = dest.startsWith('account:')
+    ? dest.slice('account:'.length)
+    : dest.startsWith('AC_')
+      ? dest
+      : undefined;
+  if (accountId !== undefined) {
+    if (!(await isOwnAccount(ctx, scope, accountId))) throw orderErrors.destAccountUnknown();
+    return;
+  }
+  const { chain } = parseChainSrn(dest, 'dest', networkFor(ctx.config.env));
+  if (destCurrency === undefined) return;
+  const chains = chainsForCurrency(destCurrency);
+  if (!chains.includes(chain)) throw orderErrors.destWrongChain(chain, destCurrency, chains);
+}

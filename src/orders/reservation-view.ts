@@ -1,0 +1,63 @@
+import { Money } from '../platform/money.ts';
+import type { Quote } from '../pricing/quote.ts';
+import type { ReservationRow } from './store.ts';
+
+const decimal = (text: string | null) => (text === null ? null : new Money(text));
+const decimals = (map: Record<string, string> | null) =>
+  Object.fromEntries(Object.entries(map ?? {}).map(([code, text]) => [code, new Money(text)]));
+
+/** The locked quote exactly as stored: it is never recomputed (spec §2.3). */
+export function storedQuote(row: ReservationRow): Quote | null {
+  if (!row.quote_locked) return null;
+  return {
+    sourceCurrency: row.source_currency!,
+    sourceAmount: new Money(row.source_amount!),
+    sourceAmountWithoutFees: new Money(row.source_amount_without_fees!),
+    destCurrency: row.dest_currency!,
+    destAmount: new Money(row.dest_amount!),
+    exchangeRate: new Money(row.exchange_rate!),
+    equivalencies: decimals(row.equivalencies),
+    fees: decimals(row.fees),
+  };
+}
+
+/**
+ * GET /v3/orders/reservation/{id} (spec §2.3): every request field; unset contact fields read
+ * as "" and every other unset field as null (API.md decision 9); lockFields as [] when none.
+ */
+export function reservationView(row: ReservationRow) {
+  const r = row.request;
+  return {
+    reservation: row.id,
+    amount: decimal(r.amount),
+    sourceAmount: decimal(r.sourceAmount),
+    destAmount: decimal(r.destAmount),
+    amountIncludeFees: r.amountIncludeFees,
+    sourceCurrency: r.sourceCurrency,
+    destCurrency: r.destCurrency,
+    dest: r.dest,
+    referrerAccountId: r.referrerAccountId,
+    paymentMethod: r.paymentMethod,
+    country: r.country,
+    street1: r.street1,
+    city: r.city,
+    state: r.state,
+    postalCode: r.postalCode,
+    firstName: r.firstName ?? '',
+    lastName: r.lastName ?? '',
+    phone: r.phone ?? '',
+    email: r.email ?? '',
+    redirectUrl: r.redirectUrl,
+    failureRedirectUrl: r.failureRedirectUrl,
+    autoRedirect: r.autoRedirect,
+    referenceId: r.referenceId,
+    hideTrackBtn: r.hideTrackBtn,
+    lockFields: r.lockFields,
+    quoteLockRequest: row.quote_locked,
+    quote: storedQuote(row),
+    createdAt: row.created_at.getTime(),
+    expiresAt: row.expires_at.getTime(),
+  };
+}
+
+export type ReservationView = ReturnType<typeof reservationView>;

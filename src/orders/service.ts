@@ -1,0 +1,136 @@
+import type { Scope } from '../identity/types.ts';
+import type { AppContext } from '../platform/context.ts';
+import type { Tx } from '../platform/db/pool.ts';
+import { notFound } from '../platform/errors.ts';
+import { newReservationId } from '../platform/ids.ts';
+import { type Money, parsePositiveAmount } from '../platform/money.ts';
+import type { PricedQuote, Quote } from '../pricing/quote.ts';
+import { assertSellable, quote } from '../pricing/service.ts';
+import { orderErrors } from './errors.ts';
+import { checkCountry, checkCurrencyForCountry, checkDest, checkReferrer } from './order-checks.ts';
+import { readReserveRequest, type StoredRequest } from './reservation-request.ts';
+import { reservationView, storedQuote } from './reservation-view.ts';
+import type { PartnerQuoteBody, ReserveBody } from './schemas.ts';
+import { findReservation, insertReservation, markReservationUsed } from './store.ts';
+import { RESERVATION_LIFETIME_MS } from './supported.ts';
+
+export interface PreparedReservation {
+  request: StoredRequest;
+  priced: PricedQuote | undefined;
+}
+
+/**
+ * POST /v3/orders/reserve, first half (spec §2.1): every check, and for a rate-locked request
+ * the quote. Runs before the transaction opens, so a request holding a pooled connection never
+ * waits for a second one (account lookups, price and fee reloads use the pool).
+ */
+export async function prepareReservation(
+  ctx: AppContext,
+  scope: Scope,
+  body: ReserveBody,
+): Promise<PreparedReservation> {
+  const request = await readReserveRequest(ctx, scope, body);
+  const priced = request.lock ? await quote(ctx, request.lock) : undefined;
+  return { request: request.stored, priced };
+}
+
+/** Second half, in the caller's transaction: store it for 15 minutes by the service clock (§2.2). */
+export async function storeReservation(ctx: AppContext, tx: Tx, scope: Scope, prepared: PreparedReservation) {
+  const id = newReservationId();
+  const createdAtMs = ctx.clock.nowMs();
+  await insertReservation(tx, {
+    id,
+    partnerId: scope.partnerId,
+    accountId: scope.accountId,
+    request: prepared.request,
+    quote: prepared.priced?.quote,
+    derivation: prepared.priced?.derivation,
+    createdAtMs,
+    expiresAtMs: createdAtMs + RESERVATION_LIFETIME_MS,
+  });
+  return { url: checkoutUrl(ctx, scope, id, prepared.request), reservation: id };
+}
+
+/** The hosted checkout link: API.md's query parameters, in Wyre's order. */
+function checkoutUrl(ctx: AppContext, scope: Scope, id: string, request: StoredRequest): string {
+  const accountId = request.referrerAccountId ?? scope.accountId;
+  const query = new URLSearchParams({ accountId, reservation: id });
+  if (request.redirectUrl !== null) query.set('redirectUrl', request.redirectUrl);
+  if (request.failureRedirectUrl !== null) query.set('failureRedirectUrl', request.failureRedirectUrl);
+  query.set('utm_campaign', accountId);
+  query.set('utm_medium', 'widget');
+  query.set('utm_source', 'checkout');
+  return `${ctx.config.checkoutUrl}/purchase?${query}`;
+}
+
+/** GET /v3/orders/reservation/{id}: readable after use or expiry; other partners' ids are 404. */
+export async function getReservation(ctx: AppContext, scope: Scope, id: string) {
+  const row = await findReservation(ctx.db, scope.partnerId, scope.accountId, id);
+  if (!row) throw notFound('Reservation');
+  return reservationView(row);
+}
+
+export interface ConsumedReservation {
+  id: string;
+  accountId: string;
+  request: StoredRequest;
+  /** The locked quote exactly as stored; null when the reservation locked no rate. */
+  quote: Quote | null;
+}
+
+/**
+ * Uses a reservation once, inside the caller's transaction (the card order that uses it commits
+ * or rolls back with it). Used, expired (service clock), unknown and other partners'
+ * reservations all throw illegalReservation.
+ */
+export async function consumeReservation(
+  ctx: AppContext,
+  tx: Tx,
+  scope: Scope,
+  id: string,
+): Promise<ConsumedReservation> {
+  const row = await markReservationUsed(tx, scope.partnerId, scope.accountId, id, ctx.clock.nowMs());
+  if (!row) throw orderErrors.illegalReservation();
+  return { id: row.id, accountId: row.account_id, request: row.request, quote: storedQuote(row) };
+}
+
+const WALLET_TYPES: Record<string, string> = {
+  DEBIT_CARD: 'debit-card',
+  APPLE_PAY: 'apple-pay',
+  WALLET_PAY: 'apple-pay',
+};
+
+/** POST /v3/orders/quote/partner: the same quote a reservation would lock, not stored. */
+export async function partnerQuote(ctx: AppContext, scope: Scope, body: PartnerQuoteBody): Promise<Quote> {
+  const given = [body.sourceAmount, body.destAmount].filter((value) => value !== undefined).length;
+  if (given === 2) throw orderErrors.bothAmounts();
+  if (given === 1 && body.amount !== undefined) throw orderErrors.amountWithLockedAmount();
+  if (given === 0 && body.amount === undefined) throw orderErrors.amountRequired();
+  const side = body.destAmount !== undefined ? 'dest' : 'source';
+  const field =
+    body.destAmount !== undefined
+      ? 'destAmount'
+      : body.sourceAmount !== undefined
+        ? 'sourceAmount'
+        : 'amount';
+  const raw = body.destAmount ?? body.sourceAmount ?? body.amount;
+  const paymentMethod = body.paymentMethod ?? WALLET_TYPES[body.walletType ?? 'DEBIT_CARD']!;
+  const { sourceCurrency, destCurrency } = body;
+  await assertSellable(ctx, { paymentMethod, sourceCurrency, destCurrency });
+  if (body.country !== undefined) {
+    checkCountry(body.country);
+    checkCurrencyForCountry(body.sourceCurrency, body.country);
+  }
+  if (body.dest !== undefined) await checkDest(ctx, scope, body.dest, body.destCurrency);
+  if (body.accountId !== undefined) await checkReferrer(ctx, scope, body.accountId, 'accountId');
+  const currency = side === 'dest' ? body.destCurrency : body.sourceCurrency;
+  const value: Money = parsePositiveAmount(raw, field, currency);
+  const priced = await quote(ctx, {
+    sourceCurrency: body.sourceCurrency,
+    destCurrency: body.destCurrency,
+    paymentMethod,
+    amountIncludeFees: body.amountIncludeFees ?? false,
+    amount: { side, value, field },
+  });
+  return priced.quote;
+}

@@ -1,0 +1,105 @@
+import type { Queryable } from '../platform/db/pool.ts';
+import type { Quote } from '../pricing/quote.ts';
+import type { RateDerivation } from '../pricing/rates.ts';
+import type { StoredRequest } from './reservation-request.ts';
+
+/** SQL for reservations (migrations/004_pricing.sql). Every query is filtered by the acting partner. */
+
+export interface ReservationRow {
+  id: string;
+  partner_id: string;
+  account_id: string;
+  request: StoredRequest;
+  quote_locked: boolean;
+  source_currency: string | null;
+  dest_currency: string | null;
+  source_amount: string | null;
+  source_amount_without_fees: string | null;
+  dest_amount: string | null;
+  exchange_rate: string | null;
+  fees: Record<string, string> | null;
+  equivalencies: Record<string, string> | null;
+  rate_derivation: RateDerivation | null;
+  state: 'valid' | 'used';
+  created_at: Date;
+  expires_at: Date;
+  used_at: Date | null;
+}
+
+export interface NewReservation {
+  id: string;
+  partnerId: string;
+  accountId: string;
+  request: StoredRequest;
+  quote: Quote | undefined;
+  derivation: RateDerivation | undefined;
+  createdAtMs: number;
+  expiresAtMs: number;
+}
+
+const decimalMap = (map: Record<string, { toFixed(): string }>) =>
+  JSON.stringify(Object.fromEntries(Object.entries(map).map(([code, value]) => [code, value.toFixed()])));
+
+export async function insertReservation(q: Queryable, r: NewReservation): Promise<void> {
+  const quote = r.quote;
+  await q.query(
+    `INSERT INTO reservations (id, partner_id, account_id, request, quote_locked, source_currency, dest_currency,
+       source_amount, source_amount_without_fees, dest_amount, exchange_rate, fees, equivalencies, rate_derivation,
+       created_at, expires_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,
+       to_timestamp($15::bigint / 1000.0), to_timestamp($16::bigint / 1000.0))`,
+    [
+      r.id,
+      r.partnerId,
+      r.accountId,
+      JSON.stringify(r.request),
+      quote !== undefined,
+      quote?.sourceCurrency ?? null,
+      quote?.destCurrency ?? null,
+      quote?.sourceAmount.toFixed() ?? null,
+      quote?.sourceAmountWithoutFees.toFixed() ?? null,
+      quote?.destAmount.toFixed() ?? null,
+      quote?.exchangeRate.toFixed() ?? null,
+      quote ? decimalMap(quote.fees) : null,
+      quote ? decimalMap(quote.equivalencies) : null,
+      r.derivation ? JSON.stringify(r.derivation) : null,
+      r.createdAtMs,
+      r.expiresAtMs,
+    ],
+  );
+}
+
+/**
+ * Visible to the partner's master (its whole tree) and to the account that made it; everyone
+ * else sees no row, exactly as for an unknown id.
+ */
+const VISIBLE = 'id = $1 AND partner_id = $2 AND (partner_id = $3 OR account_id = $3)';
+
+export async function findReservation(q: Queryable, partnerId: string, accountId: string, id: string) {
+  const { rows } = await q.query<ReservationRow>(`SELECT * FROM reservations WHERE ${VISIBLE}`, [
+    id,
+    partnerId,
+    accountId,
+  ]);
+  return rows[0];
+}
+
+/**
+ * Single use (DESIGN.md "Consistency"): one conditional UPDATE, so of any number of concurrent
+ * uses exactly one sees its row come back.
+ */
+export async function markReservationUsed(
+  q: Queryable,
+  partnerId: string,
+  accountId: string,
+  id: string,
+  nowMs: number,
+): Promise<ReservationRow | undefined> {
+  const { rows } = await q.query<ReservationRow>(
+    `UPDATE reservations SET state = 'used', used_at = to_timestamp($4::bigint / 1000.0)
+     WHERE ${VISIBLE} AND state = 'valid' AND expires_at > to_timestamp($4::bigint / 1000.0)
+     RETURNING *`,
+    [id, partnerId, accountId, nowMs],
+  );
+  return rows[0];
+}

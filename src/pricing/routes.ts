@@ -1,0 +1,34 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { AppContext } from '../platform/context.ts';
+import { invalidValue } from '../platform/errors.ts';
+import { errorResponses } from '../platform/http/openapi.ts';
+import type { RatesView } from './rates.ts';
+import { RatesAnswer, RatesQuery } from './schemas.ts';
+import { ratesAs, startPricing } from './service.ts';
+
+const VIEWS = new Set<RatesView>(['DIVISOR', 'MULTIPLIER', 'PRICED']);
+
+/** Public prices (GET /v3/rates). Registering this plugin starts the configured rate source. */
+export const pricingRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => {
+  const pricing = startPricing(ctx);
+  app.addHook('onClose', async () => pricing.close());
+
+  app.get<{ Querystring: { as?: string } }>(
+    '/v3/rates',
+    {
+      config: { auth: 'none' },
+      schema: {
+        tags: ['Rates'],
+        summary: 'Exchange rates keyed <FROM><TO> (as=DIVISOR|MULTIPLIER|PRICED)',
+        querystring: RatesQuery,
+        response: { 200: RatesAnswer, ...errorResponses(400, 429, 503) },
+      },
+    },
+    async (request, reply) => {
+      const view = (request.query.as ?? 'DIVISOR').toUpperCase() as RatesView;
+      if (!VIEWS.has(view)) throw invalidValue('as', 'as must be DIVISOR, MULTIPLIER or PRICED.');
+      // Pre-rendered JSON text per price snapshot: sent as is.
+      return reply.type('application/json; charset=utf-8').send(await ratesAs(ctx, view));
+    },
+  );
+};

@@ -1,0 +1,168 @@
+import type { Config } from '../config.ts';
+import type { OperatorCall } from '../operator/service.ts';
+import { insertAudit } from '../operator/store.ts';
+import type { AppContext } from '../platform/context.ts';
+import { withTransaction } from '../platform/db/pool.ts';
+import { DEFAULT_USD_PRICES } from './default-prices.ts';
+import { pricingErrors } from './errors.ts';
+import { FeedRateSource } from './feed-source.ts';
+import {
+  DEFAULT_FEE_SCHEDULE,
+  type FeeSchedule,
+  type FeeScheduleJson,
+  feeScheduleJson,
+  parseFeeSchedule,
+} from './fees.ts';
+import { parseUsdPrices } from './price-input.ts';
+import type { PriceSnapshot, RateSource } from './prices.ts';
+import { computeQuote, type PricedQuote, type QuoteInput } from './quote.ts';
+import { type RatesView, ratesJson } from './rates.ts';
+import { REFERENCE_REFRESH_MS, ReferenceRateSource } from './reference-source.ts';
+import { readFeeSchedule, readReferencePrices, upsertReferencePrices, writeFeeSchedule } from './store.ts';
+
+/** One process's pricing state: its rate source and its copy of the fee schedule. */
+interface PricingRuntime {
+  source: RateSource;
+  reference: ReferenceRateSource;
+  fees: { schedule: FeeSchedule; loadedAtMs: number } | undefined;
+}
+
+const runtimes = new WeakMap<AppContext, PricingRuntime>();
+
+function runtimeFor(ctx: AppContext): PricingRuntime {
+  let runtime = runtimes.get(ctx);
+  if (!runtime) {
+    const reference = new ReferenceRateSource(ctx.db, ctx.config.env === 'sandbox', () =>
+      ctx.clock.realNow(),
+    );
+    runtime = { source: sourceFor(ctx.config, reference), reference, fees: undefined };
+    runtimes.set(ctx, runtime);
+  }
+  return runtime;
+}
+
+function sourceFor(config: Config, reference: ReferenceRateSource): RateSource {
+  if (config.rateSource !== 'feed' || !config.rateFeed) return reference;
+  const feed = new FeedRateSource(config.rateFeed);
+  feed.start();
+  return feed;
+}
+
+/** Starts the configured rate source (a feed begins polling); called once when the app is built. */
+export function startPricing(ctx: AppContext): { close(): void } {
+  const runtime = runtimeFor(ctx);
+  return {
+    close: () => {
+      runtime.source.close();
+      runtimes.delete(ctx);
+    },
+  };
+}
+
+export function currentPrices(ctx: AppContext): Promise<PriceSnapshot> {
+  return runtimeFor(ctx).source.current();
+}
+
+/** The fee schedule in force: the operator's row, else the default; re-read at most once a second. */
+export async function currentFeeSchedule(ctx: AppContext): Promise<FeeSchedule> {
+  const runtime = runtimeFor(ctx);
+  const nowMs = ctx.clock.realNow();
+  if (runtime.fees && nowMs - runtime.fees.loadedAtMs < REFERENCE_REFRESH_MS) return runtime.fees.schedule;
+  const stored = (await readFeeSchedule(ctx.db)) as FeeScheduleJson | undefined;
+  const schedule = parseFeeSchedule(stored ?? DEFAULT_FEE_SCHEDULE);
+  runtime.fees = { schedule, loadedAtMs: nowMs };
+  return schedule;
+}
+
+/** Prices and fees as of now, then the one quote function. */
+export async function quote(ctx: AppContext, input: QuoteInput): Promise<PricedQuote> {
+  const [snapshot, schedule] = await Promise.all([currentPrices(ctx), currentFeeSchedule(ctx)]);
+  return computeQuote(input, snapshot, schedule);
+}
+
+/**
+ * Refuses what no fee schedule entry sells: an unknown payment method, a source currency no
+ * (given) method charges, a destination currency without a network fee. For requests that lock
+ * no quote, so they may name only some of these.
+ */
+export async function assertSellable(
+  ctx: AppContext,
+  sale: {
+    paymentMethod?: string | undefined;
+    sourceCurrency?: string | undefined;
+    destCurrency?: string | undefined;
+  },
+) {
+  const schedule = await currentFeeSchedule(ctx);
+  const { paymentMethod, sourceCurrency, destCurrency } = sale;
+  if (paymentMethod !== undefined && !schedule.methods.has(paymentMethod)) {
+    throw pricingErrors.unsupportedPaymentMethod('paymentMethod', paymentMethod);
+  }
+  const methods = paymentMethod !== undefined ? [paymentMethod] : [...schedule.methods.keys()];
+  if (
+    sourceCurrency !== undefined &&
+    !methods.some((method) => schedule.methods.get(method)?.has(sourceCurrency))
+  ) {
+    throw pricingErrors.unsupportedCurrency('sourceCurrency', sourceCurrency, 'cannot be paid in');
+  }
+  if (destCurrency !== undefined && !schedule.networkFees.has(destCurrency)) {
+    throw pricingErrors.unsupportedCurrency('destCurrency', destCurrency, 'is not sold');
+  }
+}
+
+export async function ratesAs(ctx: AppContext, view: RatesView): Promise<string> {
+  return ratesJson(await currentPrices(ctx), view);
+}
+
+/** PUT /operator/v1/rates: upserts reference prices; the change and its audit row commit together. */
+export async function setReferencePrices(ctx: AppContext, call: OperatorCall, body: unknown) {
+  const prices = parseUsdPrices(body, 'reject');
+  const entries = [...prices].map(([currency, price]) => ({ currency, usdPrice: price.toFixed() }));
+  await withTransaction(ctx.db, async (tx) => {
+    await upsertReferencePrices(tx, entries);
+    await insertAudit(tx, {
+      actor: 'operator',
+      action: call.action,
+      target: 'pricing:reference',
+      outcome: 'ok',
+      status: 200,
+      remoteIp: call.remoteIp,
+      detail: { prices: Object.fromEntries(entries.map((entry) => [entry.currency, entry.usdPrice])) },
+    });
+  });
+  runtimeFor(ctx).reference.invalidate();
+  return referencePrices(ctx);
+}
+
+/** The reference table in force, `{BTC: {USD: 60000}}`, with where each price comes from. */
+export async function referencePrices(ctx: AppContext) {
+  const table: Record<string, { USD: string }> = {};
+  if (ctx.config.env === 'sandbox') {
+    for (const [code, price] of Object.entries(DEFAULT_USD_PRICES)) table[code] = { USD: price };
+  }
+  for (const row of await readReferencePrices(ctx.db)) table[row.currency] = { USD: row.usd_price };
+  return { source: ctx.config.rateSource, prices: table };
+}
+
+export async function setFeeSchedule(ctx: AppContext, call: OperatorCall, body: FeeScheduleJson) {
+  const schedule = parseFeeSchedule(body);
+  const json = feeScheduleJson(schedule);
+  await withTransaction(ctx.db, async (tx) => {
+    await writeFeeSchedule(tx, json);
+    await insertAudit(tx, {
+      actor: 'operator',
+      action: call.action,
+      target: 'pricing:fees',
+      outcome: 'ok',
+      status: 200,
+      remoteIp: call.remoteIp,
+      detail: { schedule: json },
+    });
+  });
+  runtimeFor(ctx).fees = undefined;
+  return json;
+}
+
+export async function feeScheduleView(ctx: AppContext): Promise<FeeScheduleJson> {
+  return feeScheduleJson(await currentFeeSchedule(ctx));
+}
