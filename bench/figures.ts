@@ -22,6 +22,20 @@ export type FigureDefinition =
 export const figures: readonly FigureDefinition[] = [
   {
     kind: 'throughput-share',
+    description: 'Signed rate-locked POST /v3/orders/reserve req/s vs baseline (c)',
+    scenario: 'reserve',
+    baseline: 'insert',
+    min: 0.6,
+  },
+  {
+    kind: 'throughput-share',
+    description: 'GET /v3/rates req/s vs baseline (a)',
+    scenario: 'rates',
+    baseline: 'hello',
+    min: 0.6,
+  },
+  {
+    kind: 'throughput-share',
     description: 'Error answer (404 envelope) req/s vs baseline (a)',
     scenario: 'not-found',
     baseline: 'hello',
@@ -45,6 +59,13 @@ export const figures: readonly FigureDefinition[] = [
     scenario: 'bearer',
     baseline: 'select',
     min: 0.75,
+  },
+  {
+    kind: 'throughput-share',
+    description: 'Signed, masqueraded GET /v3/users/{id}?scopes=TRANSFER req/s vs baseline (b)',
+    scenario: 'user-scopes',
+    baseline: 'select',
+    min: 0.5,
   },
   {
     kind: 'p99-at-load-share',

@@ -58,11 +58,15 @@ interface Partner {
 }
 
 /** A master account with its first FULL key, made the way an operator makes one. */
-async function createPartner({ baseUrl, operatorToken }: ScenarioContext, name: string): Promise<Partner> {
+async function createPartner(
+  { baseUrl, operatorToken }: ScenarioContext,
+  name: string,
+  usersApi = false,
+): Promise<Partner> {
   const response = await fetch(`${baseUrl}/operator/v1/accounts`, {
     method: 'POST',
     headers: { authorization: `Bearer ${operatorToken}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ name, country: 'US' }),
+    body: JSON.stringify({ name, country: 'US', usersApi }),
   });
   const text = await response.text();
   if (response.status !== 200) throw new Error(`creating partner "${name}": ${response.status} ${text}`);
@@ -172,6 +176,105 @@ export const scenarios: readonly HttpScenario[] = [
       };
       // Built per request like (b)'s, so the load generator spends the same on both.
       return () => ({ ...request });
+    },
+  },
+  {
+    id: 'rates',
+    label: 'Rampart GET /v3/rates',
+    target: 'rampart',
+    expectedStatus: 200,
+    comparedWith: 'hello',
+    requests: () => ({ method: 'GET', path: '/v3/rates' }),
+  },
+  {
+    id: 'reserve',
+    label: 'Rampart signed POST /v3/orders/reserve (rate-locked)',
+    target: 'rampart',
+    expectedStatus: 200,
+    comparedWith: 'insert',
+    // A full rate-lock request (spec §2.1 rule 1): quoted and stored in one INSERT transaction.
+    requests: async (context) => {
+      const partner = await createPartner(context, 'bench reserve');
+      const body = JSON.stringify({
+        sourceAmount: '100',
+        amountIncludeFees: false,
+        paymentMethod: 'debit-card',
+        sourceCurrency: 'USD',
+        destCurrency: 'ETH',
+        dest: 'ethereum:0xBB9bc244D798123fDe783fCc1C72d3Bb8C189413',
+        referrerAccountId: partner.accountId,
+        country: 'US',
+      });
+      const nextTimestamp = uniqueTimestamps();
+      return () => {
+        const path = `/v3/orders/reserve?timestamp=${nextTimestamp()}`;
+        const signature = createHmac('sha256', partner.secretKey)
+          .update(`${context.baseUrl}${path}${body}`)
+          .digest('hex');
+        return {
+          method: 'POST',
+          path,
+          body,
+          headers: {
+            'content-type': 'application/json',
+            'x-api-key': partner.apiKey,
+            'x-api-signature': signature,
+          },
+        };
+      };
+    },
+  },
+  {
+    id: 'user-scopes',
+    label: 'Rampart signed, masqueraded GET /v3/users/{id}?scopes=TRANSFER',
+    target: 'rampart',
+    expectedStatus: 200,
+    comparedWith: 'select',
+    // One user with the TRANSFER fields submitted; each request signs the URL with masqueradeAs.
+    requests: async (context) => {
+      const partner = await createPartner(context, 'bench users', true);
+      const createPath = `/v3/users?timestamp=${Date.now()}`;
+      const createBody = JSON.stringify({
+        fields: {
+          firstName: 'Bench',
+          lastName: 'User',
+          dateOfBirth: '1990-01-01',
+          residenceAddress: {
+            street1: '1 Main St',
+            city: 'Austin',
+            state: 'TX',
+            postalCode: '78701',
+            country: 'US',
+          },
+        },
+      });
+      const created = await fetch(`${context.baseUrl}${createPath}`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-api-key': partner.apiKey,
+          'x-api-signature': createHmac('sha256', partner.secretKey)
+            .update(`${context.baseUrl}${createPath}${createBody}`)
+            .digest('hex'),
+        },
+        body: createBody,
+      });
+      const text = await created.text();
+      if (created.status !== 200) throw new Error(`creating bench user: ${created.status} ${text}`);
+      const userId = (JSON.parse(text) as { id: string }).id;
+      const base = `/v3/users/${userId}?scopes=TRANSFER&masqueradeAs=user:${userId}&timestamp=`;
+      const nextTimestamp = uniqueTimestamps();
+      return () => {
+        const path = `${base}${nextTimestamp()}`;
+        const signature = createHmac('sha256', partner.secretKey)
+          .update(`${context.baseUrl}${path}`)
+          .digest('hex');
+        return {
+          method: 'GET',
+          path,
+          headers: { 'x-api-key': partner.apiKey, 'x-api-signature': signature },
+        };
+      };
     },
   },
 ];
