@@ -97,7 +97,7 @@ wait_ready() {
 stop_server() {
   local node_pid started rc=0
   node_pid=$(ps -eo pid=,pgid=,args= |
-    awk -v group="$server_pid" '$2 == group && $3 == "node" && /src\/main\.ts serve/ { print $1 }')
+    awk -v group="$server_pid" '$2 == group && $3 == "node" && /dist\/main\.js serve/ { print $1 }')
   [ -n "$node_pid" ] || fail "no node process found under npm start (pid $server_pid)"
   started=$(now_ms)
   kill -TERM "$node_pid"

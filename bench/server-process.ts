@@ -13,6 +13,8 @@ export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)
 
 export interface ServerSpec {
   name: string;
+  /** Run `args` on plain node, without the tsx loader (Rampart's bundle in dist/, as npm start runs it). */
+  plainNode?: boolean;
   /** Arguments after `node --import tsx`, relative to the repo root. */
   args: string[];
   /** Node options before `--import tsx`, e.g. `--cpu-prof` (profile.ts). */
@@ -144,7 +146,8 @@ async function answersOk(url: string): Promise<boolean> {
 export async function startServer(spec: ServerSpec): Promise<RunningServer> {
   const logFd = openSync(spec.logPath, 'a');
   const startedAt = performance.now();
-  const child = spawn(process.execPath, [...(spec.nodeArgs ?? []), '--import', 'tsx', ...spec.args], {
+  const loader = spec.plainNode ? [] : ['--import', 'tsx'];
+  const child = spawn(process.execPath, [...(spec.nodeArgs ?? []), ...loader, ...spec.args], {
     cwd: repoRoot,
     env: spec.env,
     detached: true,

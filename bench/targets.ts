@@ -1,8 +1,9 @@
 /** How to start each server a scenario can target: the baseline program and Rampart itself. */
+import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import type { BenchConfig } from './config.ts';
 import type { TargetName } from './scenarios.ts';
-import { freePort, type RunningServer, type ServerSpec, startServer } from './server-process.ts';
+import { freePort, type RunningServer, repoRoot, type ServerSpec, startServer } from './server-process.ts';
 
 export interface TargetOptions {
   config: BenchConfig;
@@ -42,7 +43,17 @@ function childEnv(overrides: Record<string, string>): NodeJS.ProcessEnv {
   return { ...env, ...overrides };
 }
 
+let built = false;
+
+/** Rampart runs as npm start runs it: the bundle in dist/, built from the working tree once per bench process. */
+function ensureBuilt(): void {
+  if (built) return;
+  execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: repoRoot, stdio: 'inherit' });
+  built = true;
+}
+
 export async function rampartSpec(options: TargetOptions): Promise<ServerSpec> {
+  ensureBuilt();
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const overrides: Record<string, string> = {
@@ -61,7 +72,8 @@ export async function rampartSpec(options: TargetOptions): Promise<ServerSpec> {
   if (options.databaseUrl) overrides.DATABASE_URL = options.databaseUrl;
   return {
     name: 'rampart',
-    args: ['src/main.ts', 'serve'],
+    args: ['dist/main.js', 'serve'],
+    plainNode: true,
     env: childEnv(overrides),
     baseUrl,
     readyPath: '/readyz',

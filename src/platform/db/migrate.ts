@@ -1,12 +1,25 @@
+import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Db } from './pool.ts';
 
-export const MIGRATIONS_DIR = path.resolve(
-  path.dirname(fileURLToPath(import.meta.url)),
-  '../../../migrations',
-);
+/**
+ * The repository's migrations/ folder, found by walking up from this module: the same code runs
+ * from src/platform/db (tsx) and from the bundle in dist/ (npm start), at different depths.
+ */
+function findMigrationsDir(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const candidate = path.join(dir, 'migrations');
+    if (existsSync(path.join(dir, 'package.json')) && existsSync(candidate)) return candidate;
+    const parent = path.dirname(dir);
+    if (parent === dir) throw new Error('migrations/ folder not found above the Rampart sources');
+    dir = parent;
+  }
+}
+
+export const MIGRATIONS_DIR = findMigrationsDir();
 
 // Arbitrary constant shared by every Rampart process: only one of them migrates at a time.
 const MIGRATION_LOCK_KEY = 7_264_011_589;
