@@ -87,6 +87,22 @@ function uniqueTimestamps(): () => string {
   };
 }
 
+/** GETs of `base` + a fresh, unique timestamp, each signed as Wyre clients sign (URL as sent). */
+function signedGets(
+  context: ScenarioContext,
+  partner: { apiKey: string; secretKey: string },
+  base: string,
+): () => RequestSpec {
+  const nextTimestamp = uniqueTimestamps();
+  return () => {
+    const path = `${base}${nextTimestamp()}`;
+    const signature = createHmac('sha256', partner.secretKey)
+      .update(`${context.baseUrl}${path}`)
+      .digest('hex');
+    return { method: 'GET', path, headers: { 'x-api-key': partner.apiKey, 'x-api-signature': signature } };
+  };
+}
+
 export const scenarios: readonly HttpScenario[] = [
   {
     id: 'hello',
@@ -147,18 +163,7 @@ export const scenarios: readonly HttpScenario[] = [
     requests: async (context) => {
       const partner = await createPartner(context, 'bench signed');
       const base = `/v3/accounts/${partner.accountId}?timestamp=`;
-      const nextTimestamp = uniqueTimestamps();
-      return () => {
-        const path = `${base}${nextTimestamp()}`;
-        const signature = createHmac('sha256', partner.secretKey)
-          .update(`${context.baseUrl}${path}`)
-          .digest('hex');
-        return {
-          method: 'GET',
-          path,
-          headers: { 'x-api-key': partner.apiKey, 'x-api-signature': signature },
-        };
-      };
+      return signedGets(context, partner, base);
     },
   },
   {
@@ -263,18 +268,7 @@ export const scenarios: readonly HttpScenario[] = [
       if (created.status !== 200) throw new Error(`creating bench user: ${created.status} ${text}`);
       const userId = (JSON.parse(text) as { id: string }).id;
       const base = `/v3/users/${userId}?scopes=TRANSFER&masqueradeAs=user:${userId}&timestamp=`;
-      const nextTimestamp = uniqueTimestamps();
-      return () => {
-        const path = `${base}${nextTimestamp()}`;
-        const signature = createHmac('sha256', partner.secretKey)
-          .update(`${context.baseUrl}${path}`)
-          .digest('hex');
-        return {
-          method: 'GET',
-          path,
-          headers: { 'x-api-key': partner.apiKey, 'x-api-signature': signature },
-        };
-      };
+      return signedGets(context, partner, base);
     },
   },
 ];
