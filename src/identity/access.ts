@@ -35,6 +35,11 @@ export function scopeOf(request: FastifyRequest): Scope {
   return request.scope;
 }
 
+/** Idempotency keys belong to the acting partner and target, never shared across partners. */
+export function idempotencyScope(scope: Scope): string {
+  return `${scope.partnerId}>${scope.accountId}${scope.userId ? `>${scope.userId}` : ''}`;
+}
+
 export function callerOf(request: FastifyRequest): Caller {
   if (!request.caller) throw new Error(`route ${request.routeOptions.url} has no caller`);
   return request.caller;

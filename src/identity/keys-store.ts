@@ -47,23 +47,24 @@ function withAccount(row: JoinedRow | undefined): KeyWithAccount | undefined {
   return { ...key, account };
 }
 
-export async function findLiveKey(q: Queryable, apiKey: string): Promise<KeyWithAccount | undefined> {
+/** A live key by its id (signature auth) or by its secret's hash (bearer auth). */
+async function findLiveKeyBy(q: Queryable, column: 'api_key' | 'secret_hash', value: string) {
   const { rows } = await q.query<JoinedRow>(
-    `${KEY_WITH_ACCOUNT} WHERE k.api_key = $1 AND k.deleted_at IS NULL`,
-    [apiKey],
+    `${KEY_WITH_ACCOUNT} WHERE k.${column} = $1 AND k.deleted_at IS NULL`,
+    [value],
   );
   return withAccount(rows[0]);
 }
 
-export async function findLiveKeyBySecretHash(
+export function findLiveKey(q: Queryable, apiKey: string): Promise<KeyWithAccount | undefined> {
+  return findLiveKeyBy(q, 'api_key', apiKey);
+}
+
+export function findLiveKeyBySecretHash(
   q: Queryable,
   secretHash: string,
 ): Promise<KeyWithAccount | undefined> {
-  const { rows } = await q.query<JoinedRow>(
-    `${KEY_WITH_ACCOUNT} WHERE k.secret_hash = $1 AND k.deleted_at IS NULL`,
-    [secretHash],
-  );
-  return withAccount(rows[0]);
+  return findLiveKeyBy(q, 'secret_hash', secretHash);
 }
 
 /**

@@ -2,12 +2,11 @@ import type { FastifyPluginAsync } from 'fastify';
 import { operatorAction } from '../operator/auth.ts';
 import type { AppContext } from '../platform/context.ts';
 import { runIdempotent, sendIdempotent } from '../platform/http/idempotency.ts';
-import { errorResponses } from '../platform/http/openapi.ts';
+import { errorResponses, OPERATOR_SECURITY } from '../platform/http/openapi.ts';
 import { createMasterAccount, switchUsersApi } from './operator-service.ts';
 import { AccountParams, CreatedMaster, MasterAccountBody, UsersApiAnswer, UsersApiBody } from './schemas.ts';
 
 const tags = ['Operator'];
-const security = [{ operatorToken: [] }];
 
 export const identityOperatorRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.post<{ Body: MasterAccountBody }>(
@@ -15,7 +14,7 @@ export const identityOperatorRoutes: FastifyPluginAsync<{ ctx: AppContext }> = a
     {
       schema: {
         tags,
-        security,
+        security: OPERATOR_SECURITY,
         summary: 'Create a master account with its first FULL key',
         body: MasterAccountBody,
         response: { 200: CreatedMaster, ...errorResponses(400, 401, 409, 422) },
@@ -36,7 +35,7 @@ export const identityOperatorRoutes: FastifyPluginAsync<{ ctx: AppContext }> = a
     {
       schema: {
         tags,
-        security,
+        security: OPERATOR_SECURITY,
         summary: 'Switch the Users API on or off for a master account',
         params: AccountParams,
         body: UsersApiBody,

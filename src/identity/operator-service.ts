@@ -1,4 +1,4 @@
-import { insertAudit } from '../operator/store.ts';
+import { auditOperatorChange, type OperatorAct } from '../operator/audit.ts';
 import type { AppContext } from '../platform/context.ts';
 import { isCountryCode } from '../platform/countries.ts';
 import { seal } from '../platform/crypto.ts';
@@ -21,11 +21,6 @@ export interface CreatedMaster {
   secretKey: string;
   /** Signs this partner's callbacks (API.md decision 10); shown here once. */
   webhookSecret: string;
-}
-
-export interface OperatorAct {
-  action: string;
-  remoteIp: string | undefined;
 }
 
 const webhookAad = (accountId: string) => `webhook-secret:${accountId}`;
@@ -74,14 +69,10 @@ export async function createMasterAccount(
   input: MasterAccountInput,
 ) {
   const created = await insertMaster(ctx, tx, input, false);
-  await insertAudit(tx, {
-    actor: 'operator',
-    action: act.action,
-    target: `account:${created.accountId}`,
-    outcome: 'ok',
-    status: 200,
-    remoteIp: act.remoteIp,
-    detail: { name: input.name, country: input.country, usersApi: input.usersApi ?? false },
+  await auditOperatorChange(tx, act, `account:${created.accountId}`, {
+    name: input.name,
+    country: input.country,
+    usersApi: input.usersApi ?? false,
   });
   return created;
 }
@@ -92,15 +83,7 @@ export async function switchUsersApi(ctx: AppContext, act: OperatorAct, accountI
     const account = await findAccountById(tx, accountId);
     if (account?.kind !== 'master') throw notFound('Master account');
     await setUsersApi(tx, accountId, enabled);
-    await insertAudit(tx, {
-      actor: 'operator',
-      action: act.action,
-      target: `account:${accountId}`,
-      outcome: 'ok',
-      status: 200,
-      remoteIp: act.remoteIp,
-      detail: { usersApi: enabled },
-    });
+    await auditOperatorChange(tx, act, `account:${accountId}`, { usersApi: enabled });
     return { accountId, usersApi: enabled };
   });
 }

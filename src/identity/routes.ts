@@ -2,8 +2,8 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../platform/context.ts';
 import { ApiError, fieldRequired } from '../platform/errors.ts';
 import { runIdempotent, sendIdempotent } from '../platform/http/idempotency.ts';
-import { errorResponses } from '../platform/http/openapi.ts';
-import { callerOf, scopeOf } from './access.ts';
+import { errorResponses, PARTNER_SECURITY } from '../platform/http/openapi.ts';
+import { callerOf, idempotencyScope, scopeOf } from './access.ts';
 import { createAccount, getAccount, updateAccount } from './accounts-service.ts';
 import { createApiKey, deleteApiKey, registerSessionSecret } from './keys-service.ts';
 import {
@@ -19,14 +19,6 @@ import {
   UpdateAccountBody,
 } from './schemas.ts';
 import { hashSecret } from './secrets.ts';
-import type { Scope } from './types.ts';
-
-const security: Record<string, string[]>[] = [{ apiKey: [], apiSignature: [] }, { bearer: [] }];
-
-/** Idempotency keys belong to the acting partner and target, never shared across partners. */
-export function idempotencyScope(scope: Scope): string {
-  return `${scope.partnerId}>${scope.accountId}${scope.userId ? `>${scope.userId}` : ''}`;
-}
 
 export const identityRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.post<{ Querystring: { secretKey?: string }; Body: { secretKey?: string } | undefined }>(
@@ -71,7 +63,7 @@ export const identityRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (ap
       config: { allowUntiedSession: true },
       schema: {
         tags: ['Accounts'],
-        security,
+        security: PARTNER_SECURITY,
         summary:
           "Create an account: a sub-account (subaccount: true, masters) or a decentralized session's own account",
         body: CreateAccountBody,
@@ -93,7 +85,7 @@ export const identityRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (ap
     {
       schema: {
         tags: ['Accounts'],
-        security,
+        security: PARTNER_SECURITY,
         summary: 'Read an account (yours, or your sub-account via masqueradeAs)',
         params: AccountParams,
         response: { 200: Account, ...errorResponses(400, 401, 403, 404, 429) },
@@ -107,7 +99,7 @@ export const identityRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (ap
     {
       schema: {
         tags: ['Accounts'],
-        security,
+        security: PARTNER_SECURITY,
         summary: 'Submit profile fields (all or nothing)',
         params: AccountParams,
         body: UpdateAccountBody,
@@ -128,7 +120,7 @@ export const identityRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (ap
     {
       schema: {
         tags: ['Authentication'],
-        security,
+        security: PARTNER_SECURITY,
         summary: 'Create an API key (secret shown once)',
         body: CreateKeyBody,
         response: { 200: CreatedKey, ...errorResponses(400, 401, 403, 409, 422, 429) },
@@ -149,7 +141,7 @@ export const identityRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (ap
       config: { allowUntiedSession: true },
       schema: {
         tags: ['Authentication'],
-        security,
+        security: PARTNER_SECURITY,
         summary: 'Delete an API key; it stops working at once everywhere',
         params: KeyParams,
         response: {

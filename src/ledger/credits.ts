@@ -1,4 +1,4 @@
-import { insertAudit } from '../operator/store.ts';
+import { auditOperatorChange, type OperatorAct } from '../operator/audit.ts';
 import type { Tx } from '../platform/db/pool.ts';
 import { invalidValue } from '../platform/errors.ts';
 import { isKnownCurrency, parsePositiveAmount } from '../platform/money.ts';
@@ -10,11 +10,6 @@ export interface CreditInput {
   currency: string;
   amount: unknown;
   memo?: string;
-}
-
-export interface OperatorAct {
-  action: string;
-  remoteIp: string | undefined;
 }
 
 /**
@@ -42,14 +37,11 @@ export async function creditOwner(tx: Tx, act: OperatorAct, input: CreditInput) 
       { owner: input.owner, currency: input.currency, amount },
     ],
   });
-  await insertAudit(tx, {
-    actor: 'operator',
-    action: act.action,
-    target: input.owner,
-    outcome: 'ok',
-    status: 200,
-    remoteIp: act.remoteIp,
-    detail: { currency: input.currency, amount: amount.toFixed(), memo: input.memo ?? null, entryId },
+  await auditOperatorChange(tx, act, input.owner, {
+    currency: input.currency,
+    amount: amount.toFixed(),
+    memo: input.memo ?? null,
+    entryId,
   });
   return {
     entryId,

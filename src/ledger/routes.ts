@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { operatorAction } from '../operator/auth.ts';
 import type { AppContext } from '../platform/context.ts';
 import { runIdempotent, sendIdempotent } from '../platform/http/idempotency.ts';
-import { errorResponses } from '../platform/http/openapi.ts';
+import { errorResponses, OPERATOR_SECURITY } from '../platform/http/openapi.ts';
 import { type CreditInput, creditOwner } from './credits.ts';
 
 const Amount = Type.Union([Type.String({ maxLength: 64 }), Type.Number()], {
@@ -36,7 +36,7 @@ export const ledgerOperatorRoutes: FastifyPluginAsync<{ ctx: AppContext }> = asy
     {
       schema: {
         tags: ['Operator'],
-        security: [{ operatorToken: [] }],
+        security: OPERATOR_SECURITY,
         summary: 'Fund a balance from external:bank (double-entry), audited',
         body: CreditBody,
         response: { 200: CreditAnswer, ...errorResponses(400, 401, 409, 422) },

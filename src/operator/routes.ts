@@ -1,12 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../platform/context.ts';
-import { errorResponses } from '../platform/http/openapi.ts';
+import { errorResponses, OPERATOR_SECURITY } from '../platform/http/openapi.ts';
 import { operatorAction } from './auth.ts';
 import { AdvanceClockBody, ClockState } from './schemas.ts';
 import { advanceSandboxClock, sandboxClockState } from './service.ts';
 
 const tags = ['Operator'];
-const security = [{ operatorToken: [] }];
 
 export const operatorRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.post<{ Body: { advanceSeconds: number } }>(
@@ -14,7 +13,7 @@ export const operatorRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (ap
     {
       schema: {
         tags,
-        security,
+        security: OPERATOR_SECURITY,
         summary: 'Move the sandbox clock forward (sandbox only)',
         body: AdvanceClockBody,
         response: { 200: ClockState, ...errorResponses(400, 401, 403) },
@@ -36,7 +35,7 @@ export const operatorRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (ap
     {
       schema: {
         tags,
-        security,
+        security: OPERATOR_SECURITY,
         summary: 'Read the sandbox clock',
         response: { 200: ClockState, ...errorResponses(401) },
       },

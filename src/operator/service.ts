@@ -1,37 +1,25 @@
 import type { AppContext } from '../platform/context.ts';
 import { withTransaction } from '../platform/db/pool.ts';
 import { forbidden } from '../platform/errors.ts';
-import { addClockOffsetMs, insertAudit, readClockOffsetMs } from './store.ts';
+import { auditOperatorChange, type OperatorAct } from './audit.ts';
+import { addClockOffsetMs, readClockOffsetMs } from './store.ts';
 
 export interface ClockState {
   offsetSeconds: number;
   now: number;
 }
 
-export interface OperatorCall {
-  action: string;
-  remoteIp: string | undefined;
-}
-
 /** Moves the sandbox clock forward; the change and its audit row commit together. */
 export async function advanceSandboxClock(
   ctx: AppContext,
-  call: OperatorCall,
+  call: OperatorAct,
   advanceSeconds: number,
 ): Promise<ClockState> {
   if (ctx.config.env !== 'sandbox')
     throw forbidden('The sandbox clock exists only in sandbox.', 'accessDenied.sandboxOnly');
   const offsetMs = await withTransaction(ctx.db, async (tx) => {
     const offset = await addClockOffsetMs(tx, advanceSeconds * 1000);
-    await insertAudit(tx, {
-      actor: 'operator',
-      action: call.action,
-      target: 'sandbox:clock',
-      outcome: 'ok',
-      status: 200,
-      remoteIp: call.remoteIp,
-      detail: { advanceSeconds, offsetMs: offset },
-    });
+    await auditOperatorChange(tx, call, 'sandbox:clock', { advanceSeconds, offsetMs: offset });
     return offset;
   });
   ctx.clock.setOffsetMs(offsetMs);

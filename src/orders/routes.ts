@@ -1,9 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { scopeOf } from '../identity/access.ts';
-import { idempotencyScope } from '../identity/routes.ts';
+import { idempotencyScope, scopeOf } from '../identity/access.ts';
 import type { AppContext } from '../platform/context.ts';
 import { runIdempotent, sendIdempotent } from '../platform/http/idempotency.ts';
-import { errorResponses } from '../platform/http/openapi.ts';
+import { errorResponses, PARTNER_SECURITY } from '../platform/http/openapi.ts';
 import {
   PartnerQuoteBody,
   QuoteSchema,
@@ -15,7 +14,6 @@ import {
 import { getReservation, partnerQuote, prepareReservation, storeReservation } from './service.ts';
 
 const tags = ['Orders'];
-const security: Record<string, string[]>[] = [{ apiKey: [], apiSignature: [] }, { bearer: [] }];
 
 export const ordersRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.post<{ Body: ReserveBody }>(
@@ -23,7 +21,7 @@ export const ordersRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app,
     {
       schema: {
         tags,
-        security,
+        security: PARTNER_SECURITY,
         summary: 'Reserve a wallet order; with sourceAmount or destAmount the quote is locked for 15 minutes',
         body: ReserveBody,
         response: { 200: ReserveAnswer, ...errorResponses(400, 401, 403, 409, 422, 429, 503) },
@@ -44,7 +42,7 @@ export const ordersRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app,
     {
       schema: {
         tags,
-        security,
+        security: PARTNER_SECURITY,
         summary: 'Read a reservation with its locked quote (spec §2.3)',
         params: ReservationParams,
         response: { 200: ReservationView, ...errorResponses(400, 401, 403, 404, 429) },
@@ -58,7 +56,7 @@ export const ordersRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app,
     {
       schema: {
         tags,
-        security,
+        security: PARTNER_SECURITY,
         summary: 'Quote a wallet order without locking it',
         body: PartnerQuoteBody,
         response: { 200: QuoteSchema, ...errorResponses(400, 401, 403, 429, 503) },

@@ -1,13 +1,12 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { operatorAction } from '../operator/auth.ts';
 import type { AppContext } from '../platform/context.ts';
-import { errorResponses } from '../platform/http/openapi.ts';
+import { errorResponses, OPERATOR_SECURITY } from '../platform/http/openapi.ts';
 import type { FeeScheduleJson } from './fees.ts';
 import { FeeScheduleAnswer, FeeScheduleBody, ReferencePricesAnswer, ReferencePricesBody } from './schemas.ts';
 import { feeScheduleView, referencePrices, setFeeSchedule, setReferencePrices } from './service.ts';
 
 const tags = ['Operator'];
-const security = [{ operatorToken: [] }];
 
 export const pricingOperatorRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.put<{ Body: Record<string, unknown> }>(
@@ -15,7 +14,7 @@ export const pricingOperatorRoutes: FastifyPluginAsync<{ ctx: AppContext }> = as
     {
       schema: {
         tags,
-        security,
+        security: OPERATOR_SECURITY,
         summary: 'Set reference prices in USD (used when RAMPART_RATE_SOURCE=reference)',
         body: ReferencePricesBody,
         response: { 200: ReferencePricesAnswer, ...errorResponses(400, 401) },
@@ -34,7 +33,7 @@ export const pricingOperatorRoutes: FastifyPluginAsync<{ ctx: AppContext }> = as
     {
       schema: {
         tags,
-        security,
+        security: OPERATOR_SECURITY,
         summary: 'The reference prices in force',
         response: { 200: ReferencePricesAnswer, ...errorResponses(401) },
       },
@@ -47,7 +46,7 @@ export const pricingOperatorRoutes: FastifyPluginAsync<{ ctx: AppContext }> = as
     {
       schema: {
         tags,
-        security,
+        security: OPERATOR_SECURITY,
         summary: 'Replace the fee schedule (percent + flat per method and source currency, network fees)',
         body: FeeScheduleBody,
         response: { 200: FeeScheduleAnswer, ...errorResponses(400, 401) },
@@ -66,7 +65,7 @@ export const pricingOperatorRoutes: FastifyPluginAsync<{ ctx: AppContext }> = as
     {
       schema: {
         tags,
-        security,
+        security: OPERATOR_SECURITY,
         summary: 'The fee schedule in force',
         response: { 200: FeeScheduleAnswer, ...errorResponses(401) },
       },

@@ -1,6 +1,5 @@
 import type { Config } from '../config.ts';
-import type { OperatorCall } from '../operator/service.ts';
-import { insertAudit } from '../operator/store.ts';
+import { auditOperatorChange, type OperatorAct } from '../operator/audit.ts';
 import type { AppContext } from '../platform/context.ts';
 import { withTransaction } from '../platform/db/pool.ts';
 import { DEFAULT_USD_PRICES } from './default-prices.ts';
@@ -115,19 +114,13 @@ export async function ratesAs(ctx: AppContext, view: RatesView): Promise<string>
 }
 
 /** PUT /operator/v1/rates: upserts reference prices; the change and its audit row commit together. */
-export async function setReferencePrices(ctx: AppContext, call: OperatorCall, body: unknown) {
+export async function setReferencePrices(ctx: AppContext, call: OperatorAct, body: unknown) {
   const prices = parseUsdPrices(body, 'reject');
   const entries = [...prices].map(([currency, price]) => ({ currency, usdPrice: price.toFixed() }));
   await withTransaction(ctx.db, async (tx) => {
     await upsertReferencePrices(tx, entries);
-    await insertAudit(tx, {
-      actor: 'operator',
-      action: call.action,
-      target: 'pricing:reference',
-      outcome: 'ok',
-      status: 200,
-      remoteIp: call.remoteIp,
-      detail: { prices: Object.fromEntries(entries.map((entry) => [entry.currency, entry.usdPrice])) },
+    await auditOperatorChange(tx, call, 'pricing:reference', {
+      prices: Object.fromEntries(entries.map((entry) => [entry.currency, entry.usdPrice])),
     });
   });
   runtimeFor(ctx).reference.invalidate();
@@ -144,20 +137,12 @@ export async function referencePrices(ctx: AppContext) {
   return { source: ctx.config.rateSource, prices: table };
 }
 
-export async function setFeeSchedule(ctx: AppContext, call: OperatorCall, body: FeeScheduleJson) {
+export async function setFeeSchedule(ctx: AppContext, call: OperatorAct, body: FeeScheduleJson) {
   const schedule = parseFeeSchedule(body);
   const json = feeScheduleJson(schedule);
   await withTransaction(ctx.db, async (tx) => {
     await writeFeeSchedule(tx, json);
-    await insertAudit(tx, {
-      actor: 'operator',
-      action: call.action,
-      target: 'pricing:fees',
-      outcome: 'ok',
-      status: 200,
-      remoteIp: call.remoteIp,
-      detail: { schedule: json },
-    });
+    await auditOperatorChange(tx, call, 'pricing:fees', { schedule: json });
   });
   runtimeFor(ctx).fees = undefined;
   return json;

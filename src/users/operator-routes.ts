@@ -1,13 +1,12 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { operatorAction } from '../operator/auth.ts';
 import type { AppContext } from '../platform/context.ts';
-import { errorResponses } from '../platform/http/openapi.ts';
+import { errorResponses, OPERATOR_SECURITY } from '../platform/http/openapi.ts';
 import { listReviews, reviewScope } from './review-service.ts';
 import { ReviewBody, ReviewParams, ReviewsQuery } from './schemas.ts';
 import type { ScopeStatus } from './scope-rules.ts';
 
 const tags = ['Operator'];
-const security = [{ operatorToken: [] }];
 
 export const usersOperatorRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.get<{ Querystring: { status?: ScopeStatus } }>(
@@ -15,7 +14,7 @@ export const usersOperatorRoutes: FastifyPluginAsync<{ ctx: AppContext }> = asyn
     {
       schema: {
         tags,
-        security,
+        security: OPERATOR_SECURITY,
         summary: 'User scopes by status (default PENDING: awaiting review)',
         querystring: ReviewsQuery,
         response: errorResponses(400, 401),
@@ -29,7 +28,7 @@ export const usersOperatorRoutes: FastifyPluginAsync<{ ctx: AppContext }> = asyn
     {
       schema: {
         tags,
-        security,
+        security: OPERATOR_SECURITY,
         summary: 'Decide a pending scope: APPROVE, RETURN (with fieldErrors) or CLOSE',
         params: ReviewParams,
         body: ReviewBody,

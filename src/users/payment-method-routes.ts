@@ -1,9 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { scopeOf } from '../identity/access.ts';
-import { idempotencyScope } from '../identity/routes.ts';
+import { idempotencyScope, scopeOf } from '../identity/access.ts';
 import type { AppContext } from '../platform/context.ts';
 import { runIdempotent, sendIdempotent } from '../platform/http/idempotency.ts';
-import { errorResponses } from '../platform/http/openapi.ts';
+import { errorResponses, PARTNER_SECURITY } from '../platform/http/openapi.ts';
 import {
   createPaymentMethod,
   deletePaymentMethod,
@@ -13,7 +12,6 @@ import {
 import { CreatePaymentMethodBody, ListQuery, PaymentMethod, PaymentMethodParams } from './schemas.ts';
 
 const tags = ['Payment methods'];
-const security: Record<string, string[]>[] = [{ apiKey: [], apiSignature: [] }, { bearer: [] }];
 
 /** Bank accounts of a user (facts §1.4), always through masqueradeAs=user:<id>. */
 export const paymentMethodRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => {
@@ -22,7 +20,7 @@ export const paymentMethodRoutes: FastifyPluginAsync<{ ctx: AppContext }> = asyn
     {
       schema: {
         tags,
-        security,
+        security: PARTNER_SECURITY,
         summary: 'Attach a US bank account (LOCAL_TRANSFER); PENDING until verified',
         body: CreatePaymentMethodBody,
         response: { 200: PaymentMethod, ...errorResponses(400, 401, 403, 409, 422, 429) },
@@ -42,7 +40,7 @@ export const paymentMethodRoutes: FastifyPluginAsync<{ ctx: AppContext }> = asyn
     {
       schema: {
         tags,
-        security,
+        security: PARTNER_SECURITY,
         summary: "The user's payment methods",
         querystring: ListQuery,
         response: errorResponses(400, 401, 403, 429),
@@ -57,7 +55,7 @@ export const paymentMethodRoutes: FastifyPluginAsync<{ ctx: AppContext }> = asyn
     {
       schema: {
         tags,
-        security,
+        security: PARTNER_SECURITY,
         summary: 'One payment method',
         params: PaymentMethodParams,
         response: { 200: PaymentMethod, ...errorResponses(401, 403, 404, 429) },
@@ -71,7 +69,7 @@ export const paymentMethodRoutes: FastifyPluginAsync<{ ctx: AppContext }> = asyn
     {
       schema: {
         tags,
-        security,
+        security: PARTNER_SECURITY,
         summary: 'Disable a payment method',
         params: PaymentMethodParams,
         response: { 200: PaymentMethod, ...errorResponses(401, 403, 404, 429) },

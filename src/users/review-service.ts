@@ -1,5 +1,4 @@
-import type { OperatorAct } from '../identity/operator-service.ts';
-import { insertAudit } from '../operator/store.ts';
+import { auditOperatorChange, type OperatorAct } from '../operator/audit.ts';
 import type { AppContext } from '../platform/context.ts';
 import { withTransaction } from '../platform/db/pool.ts';
 import { fieldRequired, invalidValue, notFound } from '../platform/errors.ts';
@@ -110,15 +109,7 @@ export async function reviewScope(
         });
       }
     }
-    await insertAudit(tx, {
-      actor: 'operator',
-      action: act.action,
-      target: `user:${user.id}`,
-      outcome: 'ok',
-      status: 200,
-      remoteIp: act.remoteIp,
-      detail: { scope: scopeName, ...input },
-    });
+    await auditOperatorChange(tx, act, `user:${user.id}`, { scope: scopeName, ...input });
     const after = await listScopes(tx, user.partner_id, user.id);
     return { userId: user.id, scopes: Object.fromEntries(after.map((row) => [row.scope, row.status])) };
   });

@@ -1,10 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { scopeOf } from '../identity/access.ts';
+import { idempotencyScope, scopeOf } from '../identity/access.ts';
 import { registerUserOwnerLookup } from '../identity/masquerade.ts';
-import { idempotencyScope } from '../identity/routes.ts';
 import type { AppContext } from '../platform/context.ts';
 import { runIdempotent, sendIdempotent } from '../platform/http/idempotency.ts';
-import { errorResponses } from '../platform/http/openapi.ts';
+import { errorResponses, PARTNER_SECURITY } from '../platform/http/openapi.ts';
 import { ACCEPTED_MEDIA_TYPES } from './document-type.ts';
 import { MAX_DOCUMENT_BYTES, uploadDocument } from './documents-service.ts';
 import { onboardingLink } from './onboarding-service.ts';
@@ -23,7 +22,6 @@ import { createUser, getUser, updateUser } from './users-service.ts';
 import { findUserOwner } from './users-store.ts';
 
 const tags = ['Users'];
-const security: Record<string, string[]>[] = [{ apiKey: [], apiSignature: [] }, { bearer: [] }];
 
 export const usersRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => {
   // Identity resolves masqueradeAs=user:US_… through this, without reading the users table itself.
@@ -34,7 +32,7 @@ export const usersRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app, 
     {
       schema: {
         tags,
-        security,
+        security: PARTNER_SECURITY,
         summary: 'Create a user (master account with the Users API enabled)',
         body: CreateUserBody,
         response: { 200: User, ...errorResponses(400, 401, 403, 409, 422, 429) },
@@ -54,7 +52,7 @@ export const usersRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app, 
     {
       schema: {
         tags,
-        security,
+        security: PARTNER_SECURITY,
         summary: 'Read a user (masqueradeAs=user:<id>); scopes= narrows to what those scopes require',
         params: UserParams,
         querystring: UserQuery,
@@ -69,7 +67,7 @@ export const usersRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app, 
     {
       schema: {
         tags,
-        security,
+        security: PARTNER_SECURITY,
         summary: 'Submit user fields (masqueradeAs=user:<id>); all or nothing',
         params: UserParams,
         body: UpdateUserBody,
@@ -90,7 +88,7 @@ export const usersRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app, 
     {
       schema: {
         tags,
-        security,
+        security: PARTNER_SECURITY,
         summary: 'The hosted KYC onboarding link for a user (masqueradeAs=user:<id>)',
         params: UserParams,
         response: { 200: OnboardingAnswer, ...errorResponses(400, 401, 403, 429) },
@@ -108,7 +106,7 @@ export const usersRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app, 
       config: { rawBodyTypes: [...ACCEPTED_MEDIA_TYPES, 'image/jpg'] },
       schema: {
         tags,
-        security,
+        security: PARTNER_SECURITY,
         summary: 'Upload an identity document (raw body, at most 7.75 MiB; PDF, JPEG, PNG, DOC, DOCX)',
         params: DocumentParams,
         querystring: DocumentQuery,

@@ -3,6 +3,13 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 
+/** OpenAPI security requirements: partner routes take a signature (key + signature) or a bearer secret. */
+export const PARTNER_SECURITY: Record<string, string[]>[] = [
+  { apiKey: [], apiSignature: [] },
+  { bearer: [] },
+];
+export const OPERATOR_SECURITY: Record<string, string[]>[] = [{ operatorToken: [] }];
+
 export const ErrorEnvelopeSchema = Type.Object(
   {
     language: Type.Literal('en'),
