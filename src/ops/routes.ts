@@ -19,7 +19,7 @@ const Status = Type.Object({ status: Type.String() });
 export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (app, { ctx, metrics, latestMigration }) => {
   app.get(
     '/healthz',
-    { schema: { tags, summary: 'The process is up', response: { 200: Status } } },
+    { schema: { tags, summary: 'The process is up', response: { 200: Status, ...errorResponses() } } },
     async () => ({
       status: 'ok',
     }),

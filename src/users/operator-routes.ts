@@ -3,7 +3,7 @@ import { operatorAction } from '../operator/auth.ts';
 import type { AppContext } from '../platform/context.ts';
 import { errorResponses, OPERATOR_SECURITY } from '../platform/http/openapi.ts';
 import { listReviews, reviewScope } from './review-service.ts';
-import { ReviewBody, ReviewParams, ReviewsQuery } from './schemas.ts';
+import { ReviewAnswer, ReviewBody, ReviewList, ReviewParams, ReviewsQuery } from './schemas.ts';
 import type { ScopeStatus } from './scope-rules.ts';
 
 const tags = ['Operator'];
@@ -17,7 +17,7 @@ export const usersOperatorRoutes: FastifyPluginAsync<{ ctx: AppContext }> = asyn
         security: OPERATOR_SECURITY,
         summary: 'User scopes by status (default PENDING: awaiting review)',
         querystring: ReviewsQuery,
-        response: errorResponses(400, 401),
+        response: { 200: ReviewList, ...errorResponses(400, 401) },
       },
     },
     async (request) => listReviews(ctx, request.query.status ?? 'PENDING'),
@@ -32,7 +32,7 @@ export const usersOperatorRoutes: FastifyPluginAsync<{ ctx: AppContext }> = asyn
         summary: 'Decide a pending scope: APPROVE, RETURN (with fieldErrors) or CLOSE',
         params: ReviewParams,
         body: ReviewBody,
-        response: errorResponses(400, 401, 404),
+        response: { 200: ReviewAnswer, ...errorResponses(400, 401, 404) },
       },
     },
     async (request) => {

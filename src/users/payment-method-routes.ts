@@ -9,7 +9,13 @@ import {
   getPaymentMethod,
   listUserPaymentMethods,
 } from './payment-methods-service.ts';
-import { CreatePaymentMethodBody, ListQuery, PaymentMethod, PaymentMethodParams } from './schemas.ts';
+import {
+  CreatePaymentMethodBody,
+  ListQuery,
+  PaymentMethod,
+  PaymentMethodList,
+  PaymentMethodParams,
+} from './schemas.ts';
 
 const tags = ['Payment methods'];
 
@@ -43,7 +49,7 @@ export const paymentMethodRoutes: FastifyPluginAsync<{ ctx: AppContext }> = asyn
         security: PARTNER_SECURITY,
         summary: "The user's payment methods",
         querystring: ListQuery,
-        response: errorResponses(400, 401, 403, 429),
+        response: { 200: PaymentMethodList, ...errorResponses(400, 401, 403, 429) },
       },
     },
     async (request) =>

@@ -110,6 +110,16 @@ export const usersRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app, 
         summary: 'Upload an identity document (raw body, at most 7.75 MiB; PDF, JPEG, PNG, DOC, DOCX)',
         params: DocumentParams,
         querystring: DocumentQuery,
+        // Documentation of the raw body only: each media type's schema accepts any bytes, and the
+        // service checks the content itself.
+        body: {
+          content: Object.fromEntries(
+            ACCEPTED_MEDIA_TYPES.map((type) => [
+              type,
+              { schema: { description: 'The document file, as is', format: 'binary' } },
+            ]),
+          ),
+        },
         response: { 204: { type: 'null' }, ...errorResponses(400, 401, 403, 413, 415, 429) },
       },
     },

@@ -122,6 +122,34 @@ export const PaymentMethod = Type.Object(
   { additionalProperties: true },
 );
 
+export const PaymentMethodList = Type.Object({
+  data: Type.Array(PaymentMethod),
+  position: Type.Integer(),
+  recordsTotal: Type.Integer(),
+  recordsFiltered: Type.Integer(),
+});
+
+const ScopeStatusText = Type.String({ enum: ['OPEN', 'PENDING', 'APPROVED', 'CLOSED'] });
+
+export const ReviewList = Type.Object({
+  data: Type.Array(
+    Type.Object({
+      userId: Type.String(),
+      scope: ScopeNameText,
+      status: ScopeStatusText,
+      submittedAt: Type.Union([Type.Integer({ description: 'epoch ms' }), Type.Null()]),
+      fields: Type.Record(Type.String(), FieldView),
+    }),
+  ),
+});
+
+export const ReviewAnswer = Type.Object({
+  userId: Type.String(),
+  scopes: Type.Record(Type.String(), ScopeStatusText, {
+    description: 'Every scope of the user after the decision',
+  }),
+});
+
 export const ReviewsQuery = Type.Object({
   status: Type.Optional(Type.String({ enum: ['OPEN', 'PENDING', 'APPROVED', 'CLOSED'] })),
 });

@@ -68,7 +68,10 @@ export function installBodyParsers(app: FastifyInstance, beforeParse?: BeforePar
     if (request.jsonPending && request.rawBody) request.body = parseJsonBody(request.rawBody);
     // Wyre clients post no body where every field is optional (or sent in the query): an absent
     // body reads as {}, so the schema can name a missing required field instead of "not an object".
-    if (request.body === undefined && request.routeOptions.schema?.body !== undefined) request.body = {};
+    const rawRoute = request.routeOptions.config.rawBodyTypes !== undefined;
+    if (request.body === undefined && request.routeOptions.schema?.body !== undefined && !rawRoute) {
+      request.body = {};
+    }
   });
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (request, raw, done) => {
     const bytes = raw as Buffer;
