@@ -18,7 +18,7 @@ import { installRateLimits } from './platform/http/rate-limit.ts';
 import { installRequestGuards } from './platform/http/request-guards.ts';
 import { installValidators } from './platform/http/validators.ts';
 import { serializeJson } from './platform/json.ts';
-import { loggerOptions } from './platform/logger.ts';
+import { lazyChildLogger, loggerOptions } from './platform/logger.ts';
 import { pricingOperatorRoutes } from './pricing/operator-routes.ts';
 import { pricingRoutes } from './pricing/routes.ts';
 import { usersOperatorRoutes } from './users/operator-routes.ts';
@@ -54,6 +54,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions): Promise<
     // Fastify would answer with its own error shape.
     frameworkErrors: (error, request, reply) => sendError(request, reply, error, sandbox),
     genReqId: () => crypto.randomUUID(),
+    childLoggerFactory: lazyChildLogger as never,
   });
   installErrorHandling(app, sandbox);
   installValidators(app);

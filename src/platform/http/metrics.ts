@@ -36,14 +36,29 @@ export function installMetrics(app: FastifyInstance, db: Db): Registry {
   poolGauge('rampart_db_pool_idle', 'Idle connections in the pool', () => db.idleCount);
   poolGauge('rampart_db_pool_waiting', 'Requests waiting for a connection', () => db.waitingCount);
 
+  // prom-client hashes a label object on every call; the children for one (method, route, status)
+  // are looked up once and kept (routes are templates, so the set stays small).
+  const children = new Map<string, { count: () => void; observe: (seconds: number) => void }>();
+  const childrenOf = (method: string, route: string, status: string) => {
+    const key = `${method} ${route} ${status}`;
+    let child = children.get(key);
+    if (!child) {
+      const counter = requests.labels(method, route, status);
+      const histogram = latency.labels(method, route, status);
+      child = { count: () => counter.inc(), observe: (seconds) => histogram.observe(seconds) };
+      children.set(key, child);
+    }
+    return child;
+  };
+
   app.addHook('onResponse', (request, reply, done) => {
-    const labels = {
-      method: request.method,
-      route: request.routeOptions.url ?? 'unmatched',
-      status: String(reply.statusCode),
-    };
-    requests.inc(labels);
-    latency.observe(labels, reply.elapsedTime / 1000);
+    const child = childrenOf(
+      request.method,
+      request.routeOptions.url ?? 'unmatched',
+      String(reply.statusCode),
+    );
+    child.count();
+    child.observe(reply.elapsedTime / 1000);
     done();
   });
   return registry;
