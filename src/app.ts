@@ -1,4 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
+import { callbackOperatorRoutes } from './callbacks/operator-routes.ts';
+import { callbackRoutes } from './callbacks/routes.ts';
+import { registerTransferVisibility } from './callbacks/subscriptions-service.ts';
 import { partnerAccess } from './identity/access.ts';
 import { accountExists } from './identity/accounts-service.ts';
 import { identityOperatorRoutes } from './identity/operator-routes.ts';
@@ -21,9 +24,13 @@ import { serializeJson } from './platform/json.ts';
 import { lazyChildLogger, loggerOptions } from './platform/logger.ts';
 import { pricingOperatorRoutes } from './pricing/operator-routes.ts';
 import { pricingRoutes } from './pricing/routes.ts';
+import { transfersOperatorRoutes } from './transfers/operator-routes.ts';
+import { transfersRoutes } from './transfers/routes.ts';
+import { getTransfer } from './transfers/service.ts';
 import { usersOperatorRoutes } from './users/operator-routes.ts';
 import { paymentMethodRoutes } from './users/payment-method-routes.ts';
 import { usersRoutes } from './users/routes.ts';
+import { userExists } from './users/transfer-standing.ts';
 import { onboardingWebRoutes } from './web/onboarding-routes.ts';
 
 export interface BuildOptions {
@@ -89,6 +96,12 @@ export async function buildApp(ctx: AppContext, options: BuildOptions): Promise<
   await app.register(usersOperatorRoutes, { ctx });
   await app.register(onboardingWebRoutes, { ctx });
   registerOwnerType('account', accountExists);
+  registerOwnerType('user', userExists);
   await app.register(ledgerOperatorRoutes, { ctx });
+  await app.register(transfersRoutes, { ctx });
+  await app.register(transfersOperatorRoutes, { ctx });
+  registerTransferVisibility((c, scope, id) => getTransfer(c.db, scope, id).then(() => true));
+  await app.register(callbackRoutes, { ctx });
+  await app.register(callbackOperatorRoutes, { ctx });
   return app;
 }

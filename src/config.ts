@@ -25,6 +25,11 @@ export interface Config {
   shutdownTimeoutMs: number;
   workersEnabled: boolean;
   workerPollMs: number;
+  /**
+   * How long a worker holds a claimed job before another process may take it over (its holder
+   * is presumed dead). Callback deliveries use the shorter of this and their own 15 s lease.
+   */
+  jobLeaseSeconds: number;
   /** Signed requests' timestamps may differ from real time by at most this much. */
   signatureWindowMs: number;
   /** Fastify trustProxy: false, or addresses/CIDRs of proxies whose X-Forwarded-For is believed. */
@@ -40,6 +45,10 @@ export interface Config {
   checkoutUrl: string;
   /** Sandbox only: a user scope whose data is complete is approved at once (API.md decision 8). */
   sandboxAutoApprove: boolean;
+  /** Automatic retries of a failed callback, with exponential backoff (spec §6: one attempt by default). */
+  callbackRetries: number;
+  /** Sandbox: how long the simulated chain takes to settle an outgoing send. */
+  sandboxChainDelayMs: number;
 }
 
 export class ConfigError extends Error {
@@ -212,6 +221,7 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownTimeoutMs: intSetting(env, 'RAMPART_SHUTDOWN_TIMEOUT_MS', 10_000, 100, 600_000),
     workersEnabled: booleanSetting(env, 'RAMPART_WORKERS', true),
     workerPollMs: intSetting(env, 'RAMPART_WORKER_POLL_MS', 1000, 10, 60_000),
+    jobLeaseSeconds: intSetting(env, 'RAMPART_JOB_LEASE_SECONDS', 60, 3, 3600),
     signatureWindowMs: intSetting(env, 'RAMPART_SIGNATURE_WINDOW_MS', 300_000, 1000, 3_600_000),
     trustProxy: trustProxy(env),
     redisUrl: redisUrl(env),
@@ -222,5 +232,7 @@ export function loadConfig(env: Env = process.env): Config {
     checkoutUrl: checkoutUrl(env, publicUrls(env, port)),
     // Production always waits for the operator's review, whatever this says.
     sandboxAutoApprove: runEnv === 'sandbox' && booleanSetting(env, 'RAMPART_SANDBOX_AUTO_APPROVE', true),
+    callbackRetries: intSetting(env, 'RAMPART_CALLBACK_RETRIES', 0, 0, 10),
+    sandboxChainDelayMs: intSetting(env, 'RAMPART_SANDBOX_CHAIN_DELAY_MS', 2000, 0, 600_000),
   };
 }

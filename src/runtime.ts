@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { buildApp } from './app.ts';
+import { type DeliveryWorker, startCallbackWorker } from './callbacks/worker.ts';
+import { registerChainJobs } from './chains/sandbox-chain.ts';
 import type { Config } from './config.ts';
 import { purgeExpiredReplays } from './identity/keys-store.ts';
 import { type CreatedMaster, ensureSandboxDemo } from './identity/operator-service.ts';
@@ -13,6 +15,7 @@ import { type OpenedDatabase, openDatabase } from './platform/db/open.ts';
 import { registerHousekeeping } from './platform/jobs/housekeeping.ts';
 import { JobRunner } from './platform/jobs/runner.ts';
 import { loggerOptions } from './platform/logger.ts';
+import { registerTransferJobs } from './transfers/lifecycle.ts';
 import { registerUserJobs } from './users/jobs.ts';
 
 export type Mode = 'serve' | 'worker';
@@ -67,17 +70,21 @@ export async function startRampart(
     await app.listen({ host: config.host, port: config.port });
   }
   let jobs: JobRunner | undefined;
+  let callbacks: DeliveryWorker | undefined;
   if (config.workersEnabled || mode === 'worker') {
-    jobs = new JobRunner(db, log, config.workerPollMs);
+    jobs = new JobRunner(db, log, config.workerPollMs, config.jobLeaseSeconds);
     await registerHousekeeping(jobs, db, [purgeExpiredReplays]);
     registerUserJobs(jobs, ctx);
+    registerChainJobs(jobs, ctx);
+    await registerTransferJobs(jobs, ctx);
     jobs.start();
+    callbacks = startCallbackWorker(ctx, log);
   }
 
   const stop = async () => {
     clearInterval(clockSync);
     const drained = await Promise.race([
-      Promise.all([app?.close(), jobs?.stop()]).then(() => true),
+      Promise.all([app?.close(), jobs?.stop(), callbacks?.stop()]).then(() => true),
       sleep(config.shutdownTimeoutMs).then(() => false),
     ]);
     // Past the bound: cut the connections still open. The pool's end() waits for every client

@@ -1,7 +1,8 @@
+import type { Balances } from '../ledger/service.ts';
 import type { AccountRow } from './accounts-store.ts';
 import { type ProfileFieldView, profileView } from './profile-fields.ts';
 
-/** The Account shape of API.md. Balances and deposit addresses are filled by the ledger and chains modules. */
+/** The Account shape of API.md. Balances are the ledger's; deposit addresses are not assigned to accounts yet. */
 export interface AccountView {
   id: string;
   status: AccountRow['status'];
@@ -15,7 +16,10 @@ export interface AccountView {
   subaccount: boolean;
 }
 
-export function accountView(row: AccountRow): AccountView {
+const NO_BALANCES: Balances = { totalBalances: {}, availableBalances: {} };
+
+/** `balances` come from the ledger (`balancesOf`); a new account has none. */
+export function accountView(row: AccountRow, balances: Balances = NO_BALANCES): AccountView {
   return {
     id: row.id,
     status: row.status,
@@ -23,8 +27,8 @@ export function accountView(row: AccountRow): AccountView {
     country: row.country,
     createdAt: row.created_at.getTime(),
     depositAddresses: {},
-    totalBalances: {},
-    availableBalances: {},
+    totalBalances: balances.totalBalances,
+    availableBalances: balances.availableBalances,
     profileFields: profileView(row.profile_fields),
     subaccount: row.kind === 'subaccount',
   };

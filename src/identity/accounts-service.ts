@@ -1,3 +1,4 @@
+import { balancesOf } from '../ledger/service.ts';
 import type { AppContext } from '../platform/context.ts';
 import { isCountryCode } from '../platform/countries.ts';
 import type { Queryable, Tx } from '../platform/db/pool.ts';
@@ -133,8 +134,15 @@ export async function accountExists(q: Queryable, accountId: string): Promise<bo
   return (await findAccountById(q, accountId)) !== undefined;
 }
 
+/** For transfers: an account of this partner's tree (a master or one of its sub-accounts). */
+export async function accountInPartner(q: Queryable, partnerId: string, accountId: string): Promise<boolean> {
+  return (await findAccountWithin(q, partnerId, accountId)) !== undefined;
+}
+
+/** The account row usually comes with authentication; the ledger's balances are the one extra query. */
 export async function getAccount(ctx: AppContext, scope: Scope, accountId: string): Promise<AccountView> {
-  return accountView(await visibleAccount(ctx, undefined, scope, accountId, false));
+  const row = await visibleAccount(ctx, undefined, scope, accountId, false);
+  return accountView(row, await balancesOf(ctx.db, `account:${row.id}`));
 }
 
 export async function updateAccount(
@@ -148,5 +156,8 @@ export async function updateAccount(
   if (row.status === 'CLOSED')
     throw forbidden('This account is closed; contact support.', 'accessDenied.accountClosed');
   const fields = applyProfileFields(ctx, row.id, row.profile_fields, inputs);
-  return accountView(await updateProfileFields(tx, row.id, fields, row.status));
+  return accountView(
+    await updateProfileFields(tx, row.id, fields, row.status),
+    await balancesOf(tx, `account:${row.id}`),
+  );
 }

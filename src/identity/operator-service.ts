@@ -4,10 +4,11 @@ import { isCountryCode } from '../platform/countries.ts';
 import { seal } from '../platform/crypto.ts';
 import { type Tx, withTransaction } from '../platform/db/pool.ts';
 import { invalidValue, notFound } from '../platform/errors.ts';
-import { newId, newKey } from '../platform/ids.ts';
+import { newId } from '../platform/ids.ts';
 import { findAccountById, findSandboxDemo, insertAccount, setUsersApi } from './accounts-store.ts';
 import { storeAccountKey } from './keys-service.ts';
 import { mintCredentials } from './secrets.ts';
+import { newWebhookSecret, webhookAad } from './webhook-secret.ts';
 
 export interface MasterAccountInput {
   name: string;
@@ -23,8 +24,6 @@ export interface CreatedMaster {
   webhookSecret: string;
 }
 
-const webhookAad = (accountId: string) => `webhook-secret:${accountId}`;
-
 async function insertMaster(
   ctx: AppContext,
   tx: Tx,
@@ -34,7 +33,7 @@ async function insertMaster(
   if (!isCountryCode(input.country))
     throw invalidValue('country', `Unknown country code "${input.country}".`);
   const accountId = newId('AC');
-  const webhookSecret = newKey('SK').replace(/^SK-/, 'WH-');
+  const webhookSecret = newWebhookSecret();
   await insertAccount(tx, {
     id: accountId,
     partnerId: accountId,

@@ -168,6 +168,26 @@ export async function postHold(
   return entryId;
 }
 
+/**
+ * Settles a pending hold as a whole entry (fees and exchange legs besides the payee): the
+ * holder's posting must take exactly the held amount in the held currency. Exactly once, like
+ * postHold; the hold is locked before any balance, the order every hold path uses.
+ */
+export async function settleHold(tx: Tx, holdId: number, entry: NewEntry): Promise<number> {
+  const hold = await lockPendingHold(tx, holdId);
+  if (!hold) throw ledgerErrors.holdNotPending();
+  const amount = new Money(hold.amount);
+  const taken = entry.postings
+    .filter((p) => p.owner === hold.owner && p.currency === hold.currency)
+    .reduce((sum, p) => sum.plus(p.amount), new Money(0));
+  if (!taken.negated().eq(amount)) {
+    throw new Error(`hold ${holdId} holds ${hold.amount} but the entry takes ${taken.negated().toFixed()}`);
+  }
+  const entryId = await writeEntry(tx, entry, { owner: hold.owner, currency: hold.currency, amount });
+  await resolveHold(tx, holdId, 'posted', entryId);
+  return entryId;
+}
+
 /** Releases a pending hold back to available; exactly once, like postHold. */
 export async function voidHold(tx: Tx, holdId: number): Promise<void> {
   const hold = await lockPendingHold(tx, holdId);

@@ -1,3 +1,5 @@
+import type { Balances } from '../ledger/service.ts';
+import type { Money } from '../platform/money.ts';
 import { FIELD_IDS, type FieldId, type FieldValue } from './fields.ts';
 import {
   openFields,
@@ -30,8 +32,8 @@ export interface UserView {
   type: 'INDIVIDUAL';
   createdAt: Date;
   depositAddresses: Record<string, string>;
-  totalBalances: Record<string, never>;
-  availableBalances: Record<string, never>;
+  totalBalances: Record<string, Money>;
+  availableBalances: Record<string, Money>;
   fields: Record<string, FieldView>;
   scopes: Record<string, ScopeView>;
 }
@@ -68,6 +70,7 @@ export function userView(
   scopes: ScopeRow[],
   facts: UserFacts,
   depositAddresses: Record<string, string>,
+  balances: Balances,
   onlyScopes?: ScopeName[],
 ): UserView {
   const held = new Map(scopes.map((row) => [row.scope, row.status]));
@@ -86,8 +89,8 @@ export function userView(
     type: user.type,
     createdAt: user.created_at,
     depositAddresses,
-    totalBalances: {},
-    availableBalances: {},
+    totalBalances: balances.totalBalances,
+    availableBalances: balances.availableBalances,
     fields,
     scopes: scopeViews,
   };

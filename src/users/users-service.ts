@@ -1,4 +1,5 @@
 import type { Scope } from '../identity/types.ts';
+import { balancesOf } from '../ledger/service.ts';
 import type { AppContext } from '../platform/context.ts';
 import type { Queryable, Tx } from '../platform/db/pool.ts';
 import { newId } from '../platform/ids.ts';
@@ -78,7 +79,9 @@ async function viewOf(
   if (!snapshot) throw userErrors.masqueradeRequired();
   const { user, scopes, hasActivePaymentMethod, depositAddresses } = snapshot;
   const facts = { fields: user.fields, onboarding: user.onboarding_status, hasActivePaymentMethod };
-  return userView(user, scopes, facts, depositAddresses, only);
+  // The ledger's balances: one more query, the ledger's tables being its own.
+  const balances = await balancesOf(q, `user:${user.id}`);
+  return userView(user, scopes, facts, depositAddresses, balances, only);
 }
 
 /**

@@ -11,7 +11,8 @@ export interface ClaimedJob {
 
 export type JobHandler = (job: ClaimedJob) => Promise<void>;
 
-const LEASE_SECONDS = 60;
+/** Default lease of a claimed job (RAMPART_JOB_LEASE_SECONDS). */
+export const DEFAULT_LEASE_SECONDS = 60;
 const BATCH = 10;
 
 /**
@@ -29,6 +30,7 @@ export class JobRunner {
     private readonly db: Db,
     private readonly log: FastifyBaseLogger,
     private readonly pollMs: number,
+    private readonly leaseSeconds: number = DEFAULT_LEASE_SECONDS,
   ) {}
 
   register(kind: string, handler: JobHandler): void {
@@ -78,7 +80,7 @@ export class JobRunner {
            AND (state = 'pending' OR (state = 'running' AND locked_until < now()))
          ORDER BY run_at LIMIT $1 FOR UPDATE SKIP LOCKED)
        RETURNING id, kind, payload, attempts, max_attempts`,
-      [BATCH, LEASE_SECONDS, kinds],
+      [BATCH, this.leaseSeconds, kinds],
     );
     return rows;
   }

@@ -1,0 +1,146 @@
+import type { Db, Queryable } from '../platform/db/pool.ts';
+
+export type DeliveryStatus = 'PENDING' | 'DELIVERED' | 'FAILED';
+
+export interface DeliveryRow {
+  id: string;
+  partner_id: string;
+  subscription_id: string | null;
+  trigger: string;
+  url: string;
+  body: string;
+  status: DeliveryStatus;
+  attempts: number;
+  max_attempts: number;
+  last_error: string | null;
+  last_status_code: number | null;
+  created_at: Date;
+}
+
+const COLUMNS = `id, partner_id, subscription_id, trigger, url, body, status, attempts, max_attempts,
+  last_error, last_status_code, created_at`;
+
+export async function insertDelivery(
+  q: Queryable,
+  row: Pick<
+    DeliveryRow,
+    'id' | 'partner_id' | 'subscription_id' | 'trigger' | 'url' | 'body' | 'max_attempts'
+  >,
+): Promise<void> {
+  await q.query(
+    `INSERT INTO callback_deliveries (id, partner_id, subscription_id, trigger, url, body, status, max_attempts)
+     VALUES ($1, $2, $3, $4, $5, $6, 'PENDING', $7)`,
+    [row.id, row.partner_id, row.subscription_id, row.trigger, row.url, row.body, row.max_attempts],
+  );
+}
+
+/**
+ * Takes up to `limit` due deliveries for this worker: a lease and a claim token, so a worker
+ * whose lease ran out (it died, or hung) can no longer record an outcome over the new holder's.
+ */
+export async function claimDueDeliveries(
+  db: Db,
+  limit: number,
+  leaseSeconds: number,
+  token: string,
+): Promise<DeliveryRow[]> {
+  const { rows } = await db.query<DeliveryRow>(
+    `UPDATE callback_deliveries SET locked_until = now() + make_interval(secs => $2), claim_token = $3
+     WHERE id IN (
+       SELECT id FROM callback_deliveries
+       WHERE status = 'PENDING' AND next_attempt_at <= now() AND (locked_until IS NULL OR locked_until < now())
+       ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED)
+     RETURNING ${COLUMNS}`,
+    [limit, leaseSeconds, token],
+  );
+  return rows;
+}
+
+export interface AttemptRecord {
+  deliveryId: string;
+  startedAt: Date;
+  statusCode: number | null;
+  latencyMs: number;
+  error: string | null;
+}
+
+export async function insertAttempt(q: Queryable, attempt: AttemptRecord): Promise<void> {
+  await q.query(
+    `INSERT INTO callback_attempts (delivery_id, started_at, status_code, latency_ms, error)
+     VALUES ($1, $2, $3, $4, $5)`,
+    [attempt.deliveryId, attempt.startedAt, attempt.statusCode, attempt.latencyMs, attempt.error],
+  );
+}
+
+/**
+ * The delivery's state after an attempt, only while this worker still holds the claim.
+ * `retryInMs` null: no retry (DELIVERED on success, FAILED otherwise). Returns false when the
+ * claim was lost, so the caller leaves the subscription's counters alone.
+ */
+export async function finishAttempt(
+  q: Queryable,
+  deliveryId: string,
+  token: string,
+  outcome: { delivered: boolean; statusCode: number | null; error: string | null; retryInMs: number | null },
+): Promise<boolean> {
+  const status: DeliveryStatus = outcome.delivered
+    ? 'DELIVERED'
+    : outcome.retryInMs === null
+      ? 'FAILED'
+      : 'PENDING';
+  const { rowCount } = await q.query(
+    `UPDATE callback_deliveries
+     SET status = $3, attempts = attempts + 1, last_error = $4, last_status_code = $5,
+         next_attempt_at = CASE WHEN $3 = 'PENDING' THEN now() + make_interval(secs => $6 / 1000.0) ELSE next_attempt_at END,
+         locked_until = NULL, claim_token = NULL, updated_at = now()
+     WHERE id = $1 AND claim_token = $2 AND status = 'PENDING'`,
+    [deliveryId, token, status, outcome.error, outcome.statusCode, outcome.retryInMs ?? 0],
+  );
+  return rowCount === 1;
+}
+
+export async function findDelivery(q: Queryable, id: string): Promise<DeliveryRow | undefined> {
+  const { rows } = await q.query<DeliveryRow>(`SELECT ${COLUMNS} FROM callback_deliveries WHERE id = $1`, [
+    id,
+  ]);
+  return rows[0];
+}
+
+export async function listDeliveries(
+  q: Queryable,
+  status: DeliveryStatus | undefined,
+  offset: number,
+  limit: number,
+): Promise<DeliveryRow[]> {
+  const { rows } = await q.query<DeliveryRow>(
+    `SELECT ${COLUMNS} FROM callback_deliveries WHERE ($1::text IS NULL OR status = $1)
+     ORDER BY created_at DESC, id DESC OFFSET $2 LIMIT $3`,
+    [status ?? null, offset, limit],
+  );
+  return rows;
+}
+
+/** Operator resend: due now, with `extraAttempts` more to go. False when it is still PENDING. */
+export async function requeueDelivery(q: Queryable, id: string, extraAttempts: number): Promise<boolean> {
+  const { rowCount } = await q.query(
+    `UPDATE callback_deliveries
+     SET status = 'PENDING', max_attempts = attempts + $2, next_attempt_at = now(),
+         locked_until = NULL, claim_token = NULL, updated_at = now()
+     WHERE id = $1 AND status <> 'PENDING'`,
+    [id, extraAttempts],
+  );
+  return rowCount === 1;
+}
+
+export async function attemptsOf(q: Queryable, deliveryId: string) {
+  const { rows } = await q.query<{
+    started_at: Date;
+    status_code: number | null;
+    latency_ms: number;
+    error: string | null;
+  }>(
+    `SELECT started_at, status_code, latency_ms, error FROM callback_attempts WHERE delivery_id = $1 ORDER BY id`,
+    [deliveryId],
+  );
+  return rows;
+}

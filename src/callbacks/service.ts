@@ -1,0 +1,93 @@
+import { partnerIdOf } from '../identity/webhook-secret.ts';
+import type { AppContext } from '../platform/context.ts';
+import type { Queryable, Tx } from '../platform/db/pool.ts';
+import { newId } from '../platform/ids.ts';
+import { serializeJson } from '../platform/json.ts';
+import { insertDelivery } from './deliveries-store.ts';
+import { findMatchingSubscriptions, insertSubscription } from './subscriptions-store.ts';
+import { parseNotifyUrl } from './url-policy.ts';
+
+// The contract other modules code against (transfers, card orders): these three signatures stay.
+export { assertNotifyUrlAllowed } from './url-policy.ts';
+
+/**
+ * Called in the transaction that creates a transfer: creates the implicit subscription for
+ * `notifyUrl` (when given) and queues a delivery of `{subscriptionId, trigger: "transfer:TF_…"}`
+ * for it and for every active subscription of the partner to the transfer, its account, its
+ * owner and, when given, its source and dest `parties` (e.g. `user:US_…`). The caller checks
+ * `notifyUrl` with assertNotifyUrlAllowed before its transaction (that check resolves DNS); here
+ * only its shape is checked again, and the worker checks the address it connects to.
+ */
+export async function notifyTransferCreated(
+  ctx: AppContext,
+  tx: Tx,
+  transfer: { accountId: string; transferId: string; owner: string; notifyUrl?: string; parties?: string[] },
+): Promise<void> {
+  const partnerId = await requirePartner(tx, transfer.accountId);
+  const trigger = `transfer:${transfer.transferId}`;
+  const srns = [
+    ...new Set([trigger, `account:${transfer.accountId}`, transfer.owner, ...(transfer.parties ?? [])]),
+  ];
+  const matching = await findMatchingSubscriptions(tx, partnerId, srns);
+  const targets = matching.map((s) => ({ subscriptionId: s.id, url: s.notify_target }));
+  if (transfer.notifyUrl !== undefined) {
+    const url = parseNotifyUrl(ctx, transfer.notifyUrl, 'notifyUrl').toString();
+    const implicit = await insertSubscription(tx, {
+      id: newId('DA'),
+      partner_id: partnerId,
+      account_id: transfer.accountId,
+      subscribe_to: trigger,
+      notify_target: url,
+      implicit: true,
+      created_at: ctx.clock.now(),
+    });
+    targets.push({ subscriptionId: implicit.id, url });
+  }
+  for (const target of targets) {
+    await queueDelivery(ctx, tx, partnerId, {
+      subscriptionId: target.subscriptionId,
+      trigger,
+      url: target.url,
+      body: { subscriptionId: target.subscriptionId, trigger },
+    });
+  }
+}
+
+/**
+ * Queues one signed delivery of `body` to `url` for `accountId` (wallet-order webhooks use
+ * this): stored, attempted by the worker, listed and resent by the operator like callbacks.
+ * The caller has checked `url` with assertNotifyUrlAllowed when it was given to us.
+ */
+export async function enqueueDelivery(
+  ctx: AppContext,
+  tx: Tx,
+  delivery: { accountId: string; subscriptionId: string | null; trigger: string; url: string; body: unknown },
+): Promise<void> {
+  const partnerId = await requirePartner(tx, delivery.accountId);
+  await queueDelivery(ctx, tx, partnerId, delivery);
+}
+
+async function queueDelivery(
+  ctx: AppContext,
+  tx: Queryable,
+  partnerId: string,
+  delivery: { subscriptionId: string | null; trigger: string; url: string; body: unknown },
+): Promise<string> {
+  const id = newId('CB');
+  await insertDelivery(tx, {
+    id,
+    partner_id: partnerId,
+    subscription_id: delivery.subscriptionId,
+    trigger: delivery.trigger,
+    url: delivery.url,
+    body: serializeJson(delivery.body),
+    max_attempts: 1 + ctx.config.callbackRetries,
+  });
+  return id;
+}
+
+async function requirePartner(q: Queryable, accountId: string): Promise<string> {
+  const partnerId = await partnerIdOf(q, accountId);
+  if (partnerId === undefined) throw new Error(`callbacks: unknown account ${accountId}`);
+  return partnerId;
+}

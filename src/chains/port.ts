@@ -1,0 +1,85 @@
+import type { AppContext } from '../platform/context.ts';
+import type { Tx } from '../platform/db/pool.ts';
+import { enqueueJob } from '../platform/jobs/queue.ts';
+import type { Money } from '../platform/money.ts';
+import type { Chain } from './addresses.ts';
+import { insertSend } from './store.ts';
+
+/**
+ * The chains port: how other modules pay out on a chain without knowing which chain backend
+ * runs. A send is queued in the caller's transaction (so it exists exactly when the change that
+ * asked for it commits); the backend settles it later and reports the outcome to the handler
+ * registered for the reference's type, in one transaction, exactly once. Sandbox has the
+ * simulated chain of sandbox-chain.ts; production has no custody backend yet, so its sends stay
+ * QUEUED and callers refuse chain payouts there (chainSendsAvailable).
+ */
+
+/** An outgoing on-chain payment some module asked for; `reference` names it, e.g. `transfer:TF_…`, `order:WO_…`. */
+export interface ChainSend {
+  reference: string;
+  chain: Chain;
+  address: string;
+  currency: string;
+  amount: Money;
+  /** What the sender pays the network on top of `amount` (shown in the BlockchainTx); 0 when omitted. */
+  networkFee?: Money;
+}
+
+export interface ChainOutcome {
+  reference: string;
+  status: 'CONFIRMED' | 'FAILED';
+  /** The BlockchainTx of the facts (§1.5) when confirmed. */
+  blockchainTx?: Record<string, unknown>;
+  failureReason?: string;
+}
+
+export type ChainOutcomeHandler = (ctx: AppContext, tx: Tx, outcome: ChainOutcome) => Promise<void>;
+
+export const SANDBOX_SETTLE_JOB = 'chains.sandboxSettle';
+/** A handler that throws (a lock timeout, a deadlock) gets the job retried with backoff. */
+const SETTLE_ATTEMPTS = 5;
+const REFERENCE = /^([a-z]+):[A-Za-z0-9_-]{1,64}$/;
+
+const handlers = new Map<string, ChainOutcomeHandler>();
+
+export function chainSendsAvailable(ctx: AppContext): boolean {
+  return ctx.config.env === 'sandbox';
+}
+
+/** Queues the send in the caller's transaction; the chain reports back through onChainOutcome. */
+export async function requestChainSend(ctx: AppContext, tx: Tx, send: ChainSend): Promise<void> {
+  if (!REFERENCE.test(send.reference)) throw new Error(`bad chain send reference ${send.reference}`);
+  if (send.amount.lte(0)) throw new Error(`chain send ${send.reference} of ${send.amount.toFixed()}`);
+  await insertSend(tx, {
+    reference: send.reference,
+    chain: send.chain,
+    address: send.address,
+    currency: send.currency,
+    amount: send.amount.toFixed(),
+    networkFee: send.networkFee?.toFixed() ?? '0',
+  });
+  if (!chainSendsAvailable(ctx)) return;
+  await enqueueJob(tx, {
+    kind: SANDBOX_SETTLE_JOB,
+    payload: { reference: send.reference },
+    // Job times are real (database) time: the simulated chain's delay is not business time.
+    runAtMs: Date.now() + ctx.config.sandboxChainDelayMs,
+    maxAttempts: SETTLE_ATTEMPTS,
+  });
+}
+
+/** Registers the handler for outcomes whose reference starts with `<type>:`; runs in a transaction. */
+export function onChainOutcome(referenceType: string, handler: ChainOutcomeHandler): void {
+  handlers.set(referenceType, handler);
+}
+
+/**
+ * Hands an outcome to its module, inside the backend's settling transaction. A reference type
+ * nobody registered is a deployment error: throwing rolls the settlement back so it is retried.
+ */
+export async function deliverChainOutcome(ctx: AppContext, tx: Tx, outcome: ChainOutcome): Promise<void> {
+  const type = REFERENCE.exec(outcome.reference)?.[1];
+  const handler = type ? handlers.get(type) : undefined;
+  if (!handler) throw new Error(`no chain outcome handler for ${outcome.reference}`);
+  await handler(ctx, tx, outcome);
+}

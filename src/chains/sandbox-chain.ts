@@ -1,0 +1,80 @@
+import { randomBytes } from 'node:crypto';
+import { bech32 } from '@scure/base';
+import type { AppContext } from '../platform/context.ts';
+import { withTransaction } from '../platform/db/pool.ts';
+import { randomChars } from '../platform/ids.ts';
+import type { JobRunner } from '../platform/jobs/runner.ts';
+import { type Chain, sandboxDepositAddress } from './addresses.ts';
+import { type ChainOutcome, deliverChainOutcome, SANDBOX_SETTLE_JOB } from './port.ts';
+import { type ChainSendRow, lockQueuedSend, recordOutcome } from './store.ts';
+
+/**
+ * The simulated chain of sandbox: a queued send confirms after RAMPART_SANDBOX_CHAIN_DELAY_MS
+ * with a generated transaction, except a send to a documented failing address, which FAILS
+ * (like Stripe's test card numbers), so the failure path can be tested end to end:
+ *
+ * - EVM chains (ethereum, matic, avalanche): 0x0000000000000000000000000000000000fa11ed
+ * - bitcoin (testnet):                       SANDBOX_FAILING_ADDRESSES.bitcoin (tb1q + 20 zero bytes)
+ */
+export const SANDBOX_FAILING_ADDRESSES: Record<Chain, string> = {
+  ethereum: '0x0000000000000000000000000000000000fa11ed',
+  matic: '0x0000000000000000000000000000000000fa11ed',
+  avalanche: '0x0000000000000000000000000000000000fa11ed',
+  bitcoin: bech32.encode('tb', [0, ...bech32.toWords(new Uint8Array(20))]),
+};
+
+export const SANDBOX_FAILURE_REASON = 'Sandbox: the chain rejected this send (documented failing address).';
+
+function sendFails(send: ChainSendRow): boolean {
+  const failing = SANDBOX_FAILING_ADDRESSES[send.chain as Chain];
+  return failing !== undefined && failing.toLowerCase() === send.address.toLowerCase();
+}
+
+const hex = (bytes: number) => randomBytes(bytes).toString('hex');
+
+/** facts §1.5's BlockchainTx; amounts stay decimal text here and become numbers in the API view. */
+function generatedTx(send: ChainSendRow, nowMs: number): Record<string, unknown> {
+  const evm = send.chain !== 'bitcoin';
+  return {
+    id: `TR_${randomChars(11)}`,
+    networkTxId: evm ? `0x${hex(32)}` : hex(32),
+    createdAt: nowMs,
+    confirmations: 1,
+    timeObserved: nowMs,
+    blockTime: nowMs,
+    blockhash: evm ? `0x${hex(32)}` : `00000000${hex(28)}`,
+    amount: send.amount,
+    direction: 'OUTGOING',
+    networkFee: send.network_fee,
+    address: send.address,
+    sourceAddress: sandboxDepositAddress(send.chain as Chain, 'rampart:sandbox-hot-wallet'),
+    currency: send.currency,
+    twinTxId: null,
+  };
+}
+
+/**
+ * Settles one queued send and tells its module, in one transaction. Safe to repeat: a send
+ * already settled is not found as QUEUED, so the outcome is delivered exactly once.
+ */
+export async function settleSandboxSend(ctx: AppContext, reference: string): Promise<void> {
+  await withTransaction(ctx.db, async (tx) => {
+    const send = await lockQueuedSend(tx, reference);
+    if (!send) return;
+    const outcome: ChainOutcome = sendFails(send)
+      ? { reference, status: 'FAILED', failureReason: SANDBOX_FAILURE_REASON }
+      : { reference, status: 'CONFIRMED', blockchainTx: generatedTx(send, ctx.clock.nowMs()) };
+    await recordOutcome(tx, reference, {
+      status: outcome.status,
+      blockchainTx: outcome.blockchainTx ?? null,
+      failureReason: outcome.failureReason ?? null,
+    });
+    await deliverChainOutcome(ctx, tx, outcome);
+  });
+}
+
+export function registerChainJobs(runner: JobRunner, ctx: AppContext): void {
+  runner.register(SANDBOX_SETTLE_JOB, async (job) => {
+    await settleSandboxSend(ctx, String(job.payload.reference));
+  });
+}

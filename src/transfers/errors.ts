@@ -1,0 +1,72 @@
+import { ApiError, forbidden, invalidValue, notFound } from '../platform/errors.ts';
+
+/** The transfers module's refusals; insufficient funds come from the ledger itself. */
+export const transferErrors = {
+  notFound: () => notFound('Transfer'),
+  amountRequired: () =>
+    new ApiError(
+      'FieldRequiredException',
+      'validation.fieldRequired',
+      'Field sourceAmount is required: send sourceAmount or destAmount.',
+      {
+        problematicField: 'sourceAmount',
+      },
+    ),
+  bothAmounts: () => invalidValue('destAmount', 'Send sourceAmount or destAmount, never both.'),
+  party: (field: string) =>
+    invalidValue(field, `Field ${field} must be account:AC_…, user:US_… or <chain>:<address>.`),
+  chainSource: () =>
+    invalidValue(
+      'source',
+      'A transfer cannot draw on a chain address; deposits arrive at deposit addresses.',
+    ),
+  sameParty: () => invalidValue('dest', 'dest must differ from source.'),
+  /** Acting for someone else's balance: masquerade as that account or user instead. */
+  notYourSource: () =>
+    forbidden(
+      'You can only send from the account or user you act as (masqueradeAs).',
+      'accessDenied.forbidden',
+    ),
+  scopeNotApproved: () =>
+    forbidden('The TRANSFER scope of this user is not APPROVED.', 'accessDenied.scopeNotApproved'),
+  userClosed: () => forbidden('This user is closed; contact support.', 'accessDenied.userClosed'),
+  unknownDest: () =>
+    invalidValue('dest', 'dest names an account or user that is not one of yours.', 'validation.unknownDest'),
+  destClosed: () => invalidValue('dest', 'dest names a closed user.', 'validation.destClosed'),
+  destWrongChain: (chain: string, currency: string) =>
+    invalidValue('dest', `A ${chain} address cannot receive ${currency}.`, 'validation.invalidAddress'),
+  chainUnavailable: () =>
+    invalidValue(
+      'dest',
+      'Withdrawals to chain addresses are not available until a custody backend is configured.',
+      'validation.chainUnavailable',
+    ),
+  unsupportedCurrency: (field: string, currency: string) =>
+    invalidValue(field, `Unsupported currency: "${currency}"`, 'validation.unsupportedCurrency'),
+  customIdTaken: () =>
+    invalidValue(
+      'customId',
+      'customId is already used by another of your transfers.',
+      'validation.duplicateCustomId',
+    ),
+  notUnconfirmed: (status: string) =>
+    new ApiError(
+      'TransferException',
+      'transfer.notUnconfirmed',
+      `This transfer is ${status}; only an UNCONFIRMED transfer can be confirmed.`,
+    ),
+  expired: () =>
+    new ApiError(
+      'TransferException',
+      'transfer.expired',
+      'This transfer expired before it was confirmed; create a new one.',
+    ),
+  depositAddressUnknown: () => notFound('Deposit address'),
+  depositCurrency: (chain: string, currency: string) =>
+    invalidValue(
+      'currency',
+      `A ${chain} deposit address cannot receive ${currency}.`,
+      'validation.unsupportedCurrency',
+    ),
+  sandboxOnly: () => forbidden('Simulated deposits exist only in sandbox.', 'accessDenied.sandboxOnly'),
+};

@@ -1,0 +1,32 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { operatorAction } from '../operator/auth.ts';
+import type { AppContext } from '../platform/context.ts';
+import { runIdempotent, sendIdempotent } from '../platform/http/idempotency.ts';
+import { errorResponses, OPERATOR_SECURITY } from '../platform/http/openapi.ts';
+import { simulateDeposit } from './deposits.ts';
+import { DepositAnswer, DepositBody } from './schemas.ts';
+
+export const transfersOperatorRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => {
+  app.post<{ Body: DepositBody }>(
+    '/operator/v1/sandbox/deposits',
+    {
+      schema: {
+        tags: ['Operator'],
+        security: OPERATOR_SECURITY,
+        summary: 'Sandbox only: simulate an incoming chain deposit to a deposit address',
+        description:
+          'dest is a deposit address (bare or as <chain>:<address>); its owner is credited from external:chain:<chain>.',
+        body: DepositBody,
+        response: { 200: DepositAnswer, ...errorResponses(400, 401, 403, 404, 409, 422) },
+      },
+    },
+    async (request, reply) => {
+      const act = { action: operatorAction(request), remoteIp: request.ip };
+      const outcome = await runIdempotent(ctx, request, 'operator', (tx) =>
+        simulateDeposit(ctx, tx, act, request.body),
+      );
+      request.operatorAudited = true;
+      return sendIdempotent(reply, outcome);
+    },
+  );
+};

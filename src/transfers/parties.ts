@@ -1,0 +1,83 @@
+import { type Chain, chainsForCurrency, type Network, parseChainSrn } from '../chains/addresses.ts';
+import { chainSendsAvailable } from '../chains/port.ts';
+import { accountInPartner } from '../identity/accounts-service.ts';
+import type { Scope } from '../identity/types.ts';
+import type { AppContext } from '../platform/context.ts';
+import type { Queryable } from '../platform/db/pool.ts';
+import { isId } from '../platform/ids.ts';
+import { transferStandings } from '../users/transfer-standing.ts';
+import { transferErrors } from './errors.ts';
+
+/** A transfer's source or dest, read from its SRN (API.md: a bare `AC_…` is an account). */
+export type Party =
+  | { kind: 'account'; srn: string; id: string }
+  | { kind: 'user'; srn: string; id: string }
+  | { kind: 'chain'; srn: string; chain: Chain; address: string };
+
+export function parseParty(value: string, field: 'source' | 'dest', network: Network): Party {
+  const colon = value.indexOf(':');
+  const type = colon > 0 ? value.slice(0, colon).toLowerCase() : '';
+  const id = colon > 0 ? value.slice(colon + 1) : value;
+  if ((type === 'account' || type === '') && isId(id, 'AC'))
+    return { kind: 'account', srn: `account:${id}`, id };
+  if (type === 'user' && isId(id, 'US')) return { kind: 'user', srn: `user:${id}`, id };
+  if (type === '' || type === 'account' || type === 'user') throw transferErrors.party(field);
+  const { chain, address } = parseChainSrn(value, field, network);
+  return { kind: 'chain', srn: `${chain}:${address}`, chain, address };
+}
+
+/** Whose balance the party is in the ledger: chain addresses are the outside world. */
+export function ledgerOwner(party: Party): string {
+  return party.kind === 'chain' ? `external:chain:${party.chain}` : party.srn;
+}
+
+/** The default source: the user or account the caller acts as. */
+export function actingParty(scope: Scope): Party {
+  return scope.userId
+    ? { kind: 'user', srn: `user:${scope.userId}`, id: scope.userId }
+    : { kind: 'account', srn: `account:${scope.accountId}`, id: scope.accountId };
+}
+
+/** Refusals that need no database: run before any quote or transaction. */
+export function checkPartiesStatically(
+  ctx: AppContext,
+  scope: Scope,
+  source: Party,
+  dest: Party,
+  destCurrency: string,
+) {
+  if (source.kind === 'chain') throw transferErrors.chainSource();
+  // Only the party one acts as may be drawn on: a user through masqueradeAs=user:…, an account
+  // as itself or through masqueradeAs=<sub-account>.
+  if (source.srn !== actingParty(scope).srn) throw transferErrors.notYourSource();
+  if (dest.srn === source.srn) throw transferErrors.sameParty();
+  if (dest.kind === 'chain') {
+    if (!chainsForCurrency(destCurrency).includes(dest.chain))
+      throw transferErrors.destWrongChain(dest.chain, destCurrency);
+    if (!chainSendsAvailable(ctx)) throw transferErrors.chainUnavailable();
+  }
+}
+
+/**
+ * The checks that read other modules' state, in the caller's transaction: a user source needs
+ * its TRANSFER scope APPROVED and not closed (API.md decision 14: 403); a dest account or user
+ * must be of the same partner, and a dest user not closed.
+ */
+export async function checkPartiesStanding(q: Queryable, partnerId: string, source: Party, dest: Party) {
+  const userIds = [source, dest].filter((p) => p.kind === 'user').map((p) => (p as { id: string }).id);
+  const standings = userIds.length > 0 ? await transferStandings(q, partnerId, userIds) : new Map();
+  if (source.kind === 'user') {
+    const standing = standings.get(source.id);
+    // Masquerade resolution already proved the user is the caller's; absent means deleted under us.
+    if (!standing) throw transferErrors.notYourSource();
+    if (standing.closed) throw transferErrors.userClosed();
+    if (standing.transferScope !== 'APPROVED') throw transferErrors.scopeNotApproved();
+  }
+  if (dest.kind === 'user') {
+    const standing = standings.get(dest.id);
+    if (!standing) throw transferErrors.unknownDest();
+    if (standing.closed) throw transferErrors.destClosed();
+  }
+  if (dest.kind === 'account' && !(await accountInPartner(q, partnerId, dest.id)))
+    throw transferErrors.unknownDest();
+}

@@ -1,0 +1,139 @@
+import { type Static, Type } from 'typebox';
+
+const Amount = Type.Union([Type.Number(), Type.String({ maxLength: 64 })], {
+  description: 'Exact decimal, as a JSON number or a decimal string',
+});
+const Currency = Type.String({ pattern: '^[A-Z]{3,5}$', description: 'Currency code, e.g. USD, ETH' });
+const Srn = (description: string) => Type.String({ minLength: 1, maxLength: 200, description });
+
+/** POST /v3/transfers (facts §1.5). Rules across fields are in transfer-request.ts. */
+export const CreateTransferBody = Type.Object(
+  {
+    source: Type.Optional(Srn('account:AC_… or user:US_…; defaults to the acting account or user')),
+    sourceCurrency: Currency,
+    sourceAmount: Type.Optional(Amount),
+    destAmount: Type.Optional(Amount),
+    dest: Srn('account:AC_…, AC_…, user:US_… or <chain>:<address> (a withdrawal)'),
+    destCurrency: Type.Optional(Currency),
+    message: Type.Optional(Type.String({ maxLength: 1000 })),
+    notifyUrl: Type.Optional(Type.String({ minLength: 1, maxLength: 2048 })),
+    autoConfirm: Type.Optional(Type.Boolean()),
+    customId: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+    amountIncludesFees: Type.Optional(Type.Boolean()),
+    preview: Type.Optional(Type.Boolean()),
+    muteMessages: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+export type CreateTransferBody = Static<typeof CreateTransferBody>;
+
+export const TransferParams = Type.Object(
+  { transferId: Type.String({ pattern: '^TF_[2-9A-HJ-NP-Z]{11}$', description: 'TF_ + 11 characters' }) },
+  { additionalProperties: false },
+);
+
+export const ConfirmBody = Type.Object({}, { additionalProperties: false });
+
+export const TransferListQuery = Type.Object({
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000 })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'Page size, at most 100' })),
+  length: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 100, description: 'Alias of limit (Wyre clients)' }),
+  ),
+});
+export type TransferListQuery = Static<typeof TransferListQuery>;
+
+const DecimalOut = Type.Number();
+const NullableNumber = Type.Union([Type.Number(), Type.Null()]);
+const NullableString = Type.Union([Type.String(), Type.Null()]);
+
+const StatusHistory = Type.Object({
+  id: Type.String(),
+  transferId: Type.String(),
+  createdAt: Type.Number(),
+  type: Type.String(),
+  statusOrder: Type.Integer(),
+  statusDetail: Type.String(),
+  state: Type.String(),
+  failedState: NullableString,
+});
+
+const BlockchainTx = Type.Object({
+  id: Type.String({ description: 'TR_…' }),
+  networkTxId: Type.String(),
+  createdAt: Type.Number(),
+  confirmations: Type.Integer(),
+  timeObserved: Type.Number(),
+  blockTime: Type.Number(),
+  blockhash: Type.String(),
+  amount: DecimalOut,
+  direction: Type.String(),
+  networkFee: DecimalOut,
+  address: Type.String(),
+  sourceAddress: Type.String(),
+  currency: Type.String(),
+  twinTxId: NullableString,
+});
+
+export const Transfer = Type.Object({
+  id: Type.String(),
+  status: Type.Union(
+    ['PREVIEW', 'UNCONFIRMED', 'PENDING', 'COMPLETED', 'FAILED', 'EXPIRED'].map((s) => Type.Literal(s)),
+  ),
+  owner: Type.String(),
+  source: Type.String(),
+  dest: Type.String(),
+  sourceCurrency: Type.String(),
+  sourceAmount: DecimalOut,
+  destCurrency: Type.String(),
+  destAmount: DecimalOut,
+  exchangeRate: NullableNumber,
+  message: NullableString,
+  customId: NullableString,
+  fees: Type.Record(Type.String(), DecimalOut),
+  totalFees: DecimalOut,
+  createdAt: Type.Number(),
+  updatedAt: NullableNumber,
+  completedAt: NullableNumber,
+  cancelledAt: NullableNumber,
+  expiresAt: Type.Number(),
+  failureReason: NullableString,
+  blockchainTx: Type.Union([BlockchainTx, Type.Null()]),
+  statusHistories: Type.Array(StatusHistory),
+  pendingSubStatus: Type.Null(),
+  reversingSubStatus: Type.Null(),
+  reversalReason: Type.Null(),
+});
+
+export const TransferList = Type.Object({
+  data: Type.Array(Transfer),
+  position: Type.Integer(),
+  recordsTotal: Type.Integer(),
+  recordsFiltered: Type.Integer(),
+});
+
+export const DepositBody = Type.Object(
+  {
+    dest: Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description: 'A deposit address, bare or as <chain>:<address>',
+    }),
+    currency: Currency,
+    amount: Amount,
+  },
+  { additionalProperties: false },
+);
+export type DepositBody = Static<typeof DepositBody>;
+
+const Balances = Type.Record(Type.String(), Type.Number());
+export const DepositAnswer = Type.Object({
+  entryId: Type.Integer(),
+  owner: Type.String(),
+  chain: Type.String(),
+  address: Type.String(),
+  currency: Type.String(),
+  amount: DecimalOut,
+  totalBalances: Balances,
+  availableBalances: Balances,
+});

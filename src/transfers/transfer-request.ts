@@ -1,0 +1,76 @@
+import { assertNotifyUrlAllowed } from '../callbacks/service.ts';
+import { networkFor } from '../chains/addresses.ts';
+import type { Scope } from '../identity/types.ts';
+import type { AppContext } from '../platform/context.ts';
+import { isKnownCurrency, parsePositiveAmount } from '../platform/money.ts';
+import { transferErrors } from './errors.ts';
+import { actingParty, checkPartiesStatically, type Party, parseParty } from './parties.ts';
+import { quoteTransfer, type TransferQuote } from './quote.ts';
+import type { CreateTransferBody } from './schemas.ts';
+
+/** A create request checked and quoted before any transaction opens (quotes may read prices). */
+export interface PreparedTransfer {
+  source: Party;
+  dest: Party;
+  sourceCurrency: string;
+  destCurrency: string;
+  quote: TransferQuote;
+  message: string | null;
+  customId: string | null;
+  notifyUrl: string | undefined;
+  preview: boolean;
+  autoConfirm: boolean;
+}
+
+function currency(value: string, field: string): string {
+  if (!isKnownCurrency(value)) throw transferErrors.unsupportedCurrency(field, value);
+  return value;
+}
+
+/** facts §1.5: exactly one of sourceAmount and destAmount, each in its own currency's decimals. */
+function fixedAmount(body: CreateTransferBody, sourceCurrency: string, destCurrency: string) {
+  if (body.sourceAmount !== undefined && body.destAmount !== undefined) throw transferErrors.bothAmounts();
+  if (body.sourceAmount !== undefined) {
+    const value = parsePositiveAmount(body.sourceAmount, 'sourceAmount', sourceCurrency);
+    return { side: 'source' as const, value, field: 'sourceAmount' };
+  }
+  if (body.destAmount !== undefined) {
+    const value = parsePositiveAmount(body.destAmount, 'destAmount', destCurrency);
+    return { side: 'dest' as const, value, field: 'destAmount' };
+  }
+  throw transferErrors.amountRequired();
+}
+
+export async function prepareTransfer(
+  ctx: AppContext,
+  scope: Scope,
+  body: CreateTransferBody,
+): Promise<PreparedTransfer> {
+  const sourceCurrency = currency(body.sourceCurrency, 'sourceCurrency');
+  const destCurrency = currency(body.destCurrency ?? body.sourceCurrency, 'destCurrency');
+  const amount = fixedAmount(body, sourceCurrency, destCurrency);
+  const network = networkFor(ctx.config.env);
+  const source = body.source === undefined ? actingParty(scope) : parseParty(body.source, 'source', network);
+  const dest = parseParty(body.dest, 'dest', network);
+  checkPartiesStatically(ctx, scope, source, dest, destCurrency);
+  if (body.notifyUrl !== undefined) await assertNotifyUrlAllowed(ctx, body.notifyUrl, 'notifyUrl');
+  const quote = await quoteTransfer(ctx, {
+    sourceCurrency,
+    destCurrency,
+    amount,
+    amountIncludesFees: body.amountIncludesFees ?? false,
+    toChain: dest.kind === 'chain',
+  });
+  return {
+    source,
+    dest,
+    sourceCurrency,
+    destCurrency,
+    quote,
+    message: body.message ?? null,
+    customId: body.customId ?? null,
+    notifyUrl: body.notifyUrl,
+    preview: body.preview ?? false,
+    autoConfirm: body.autoConfirm ?? false,
+  };
+}

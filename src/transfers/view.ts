@@ -1,0 +1,70 @@
+import { Money } from '../platform/money.ts';
+import type { StatusHistoryEntry } from './status-history.ts';
+import type { TransferRow, TransferStatus } from './store.ts';
+
+/** The Transfer of API.md and facts §1.5; amounts exact (json.ts writes them as numbers). */
+export interface TransferView {
+  id: string;
+  status: TransferStatus;
+  owner: string;
+  source: string;
+  dest: string;
+  sourceCurrency: string;
+  sourceAmount: Money;
+  destCurrency: string;
+  destAmount: Money;
+  exchangeRate: Money | null;
+  message: string | null;
+  customId: string | null;
+  fees: Record<string, Money>;
+  totalFees: Money;
+  createdAt: Date;
+  updatedAt: Date;
+  completedAt: Date | null;
+  cancelledAt: Date | null;
+  expiresAt: Date;
+  failureReason: string | null;
+  blockchainTx: Record<string, unknown> | null;
+  statusHistories: StatusHistoryEntry[];
+  pendingSubStatus: null;
+  reversingSubStatus: null;
+  reversalReason: null;
+}
+
+const money = (text: string) => new Money(text);
+
+/** The stored BlockchainTx keeps amounts as decimal text; the API shows numbers. */
+function blockchainTxView(tx: Record<string, unknown> | null) {
+  if (!tx) return null;
+  return { ...tx, amount: money(String(tx.amount)), networkFee: money(String(tx.networkFee)) };
+}
+
+export function transferView(row: TransferRow): TransferView {
+  return {
+    id: row.id,
+    status: row.status,
+    owner: row.owner,
+    source: row.source,
+    dest: row.dest,
+    sourceCurrency: row.source_currency,
+    sourceAmount: money(row.source_amount),
+    destCurrency: row.dest_currency,
+    destAmount: money(row.dest_amount),
+    exchangeRate: row.exchange_rate === null ? null : money(row.exchange_rate),
+    message: row.message,
+    customId: row.custom_id,
+    fees: Object.fromEntries(Object.entries(row.fees).map(([currency, fee]) => [currency, money(fee)])),
+    totalFees: money(row.total_fees),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    completedAt: row.completed_at,
+    cancelledAt: row.cancelled_at,
+    expiresAt: row.expires_at,
+    failureReason: row.failure_reason,
+    blockchainTx: blockchainTxView(row.blockchain_tx),
+    statusHistories: row.status_history,
+    pendingSubStatus: null,
+    reversingSubStatus: null,
+    reversalReason: null,
+  };
+}
