@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { Type } from 'typebox';
 import { operatorAction } from '../operator/auth.ts';
 import type { AppContext } from '../platform/context.ts';
 import { errorResponses, OPERATOR_SECURITY } from '../platform/http/openapi.ts';
@@ -52,6 +53,8 @@ export const callbackOperatorRoutes: FastifyPluginAsync<{ ctx: AppContext }> = a
         security: OPERATOR_SECURITY,
         summary: 'Queue a delivered or failed callback again',
         params: DeliveryParams,
+        // Nothing to send: an empty object, or no body at all.
+        body: Type.Object({}, { additionalProperties: false }),
         response: { 200: Delivery, ...errorResponses(400, 401, 404) },
       },
     },
