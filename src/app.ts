@@ -8,6 +8,7 @@ import { identityOperatorRoutes } from './identity/operator-routes.ts';
 import { identityRoutes } from './identity/routes.ts';
 import { registerOwnerType } from './ledger/owners.ts';
 import { ledgerOperatorRoutes } from './ledger/routes.ts';
+import { limitsRoutes } from './limits/routes.ts';
 import { installOperatorAuth } from './operator/auth.ts';
 import { operatorRoutes } from './operator/routes.ts';
 import { opsRoutes } from './ops/routes.ts';
@@ -31,6 +32,8 @@ import { usersOperatorRoutes } from './users/operator-routes.ts';
 import { paymentMethodRoutes } from './users/payment-method-routes.ts';
 import { usersRoutes } from './users/routes.ts';
 import { userExists } from './users/transfer-standing.ts';
+import { walletOrderRoutes } from './wallet-orders/routes.ts';
+import { threeDsRoutes } from './wallet-orders/three-ds-routes.ts';
 import { onboardingWebRoutes } from './web/onboarding-routes.ts';
 
 export interface BuildOptions {
@@ -98,6 +101,9 @@ export async function buildApp(ctx: AppContext, options: BuildOptions): Promise<
   registerOwnerType('account', accountExists);
   registerOwnerType('user', userExists);
   await app.register(ledgerOperatorRoutes, { ctx });
+  await app.register(limitsRoutes, { ctx });
+  await app.register(walletOrderRoutes, { ctx });
+  await app.register(threeDsRoutes, { ctx });
   await app.register(transfersRoutes, { ctx });
   await app.register(transfersOperatorRoutes, { ctx });
   registerTransferVisibility((c, scope, id) => getTransfer(c.db, scope, id).then(() => true));

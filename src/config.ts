@@ -45,6 +45,8 @@ export interface Config {
   checkoutUrl: string;
   /** Sandbox only: a user scope whose data is complete is approved at once (API.md decision 8). */
   sandboxAutoApprove: boolean;
+  /** How long a card authorisation may take before the order is refused as transient. */
+  cardProcessorTimeoutMs: number;
   /** Automatic retries of a failed callback, with exponential backoff (spec §6: one attempt by default). */
   callbackRetries: number;
   /** Sandbox: how long the simulated chain takes to settle an outgoing send. */
@@ -232,6 +234,7 @@ export function loadConfig(env: Env = process.env): Config {
     checkoutUrl: checkoutUrl(env, publicUrls(env, port)),
     // Production always waits for the operator's review, whatever this says.
     sandboxAutoApprove: runEnv === 'sandbox' && booleanSetting(env, 'RAMPART_SANDBOX_AUTO_APPROVE', true),
+    cardProcessorTimeoutMs: intSetting(env, 'RAMPART_CARD_PROCESSOR_TIMEOUT_MS', 10_000, 100, 120_000),
     callbackRetries: intSetting(env, 'RAMPART_CALLBACK_RETRIES', 0, 0, 10),
     sandboxChainDelayMs: intSetting(env, 'RAMPART_SANDBOX_CHAIN_DELAY_MS', 2000, 0, 600_000),
   };

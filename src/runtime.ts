@@ -17,6 +17,7 @@ import { JobRunner } from './platform/jobs/runner.ts';
 import { loggerOptions } from './platform/logger.ts';
 import { registerTransferJobs } from './transfers/lifecycle.ts';
 import { registerUserJobs } from './users/jobs.ts';
+import { registerWalletOrderJobs } from './wallet-orders/worker.ts';
 
 export type Mode = 'serve' | 'worker';
 
@@ -75,6 +76,7 @@ export async function startRampart(
     jobs = new JobRunner(db, log, config.workerPollMs, config.jobLeaseSeconds);
     await registerHousekeeping(jobs, db, [purgeExpiredReplays]);
     registerUserJobs(jobs, ctx);
+    registerWalletOrderJobs(jobs, ctx);
     registerChainJobs(jobs, ctx);
     await registerTransferJobs(jobs, ctx);
     jobs.start();

@@ -1,8 +1,22 @@
 import type { AppContext } from '../platform/context.ts';
-import type { Tx } from '../platform/db/pool.ts';
+import type { Queryable, Tx } from '../platform/db/pool.ts';
 import { hasActivePaymentMethod } from './payment-methods-store.ts';
 import { readyForReview, type ScopeName, type UserFacts } from './scope-rules.ts';
-import { listScopes, recordScopeTransition, type ScopeRow, type UserRow } from './users-store.ts';
+import { findUser, listScopes, recordScopeTransition, type ScopeRow, type UserRow } from './users-store.ts';
+
+/**
+ * For other modules (card limits): does this partner's user exist, and which of its scopes are
+ * APPROVED? undefined for an unknown user or another partner's, alike.
+ */
+export async function approvedScopesOf(
+  q: Queryable,
+  partnerId: string,
+  userId: string,
+): Promise<ScopeName[] | undefined> {
+  if (!(await findUser(q, partnerId, userId))) return undefined;
+  const scopes = await listScopes(q, partnerId, userId);
+  return scopes.filter((row) => row.status === 'APPROVED').map((row) => row.scope);
+}
 
 export async function factsOf(tx: Tx, user: UserRow): Promise<UserFacts> {
   return {

@@ -1,0 +1,73 @@
+import { ApiError, invalidValue } from '../platform/errors.ts';
+
+/** Card failures, with Wyre's errorCodes (API.md "Errors", facts §2) where Wyre has one. */
+export const cardErrors = {
+  invalidNumber: () =>
+    invalidValue(
+      'debitCard.number',
+      'The card number is not valid: 13 to 19 digits with a correct check digit.',
+      'validation.invalidDebitCardNumber',
+    ),
+  expirationYear: () =>
+    invalidValue(
+      'debitCard.year',
+      'debitCard.year must be the four-digit expiry year, such as 2030.',
+      'validation.cardExpirationYear',
+    ),
+  expirationMonth: () =>
+    invalidValue(
+      'debitCard.month',
+      'debitCard.month must be the two-digit expiry month, 01 to 12.',
+      'validation.cardExpirationMonth',
+    ),
+  expired: () => invalidValue('debitCard.year', 'The card has expired.', 'validation.cardExpirationYear'),
+  cvv: () =>
+    invalidValue('debitCard.cvv', 'debitCard.cvv must be the three-digit security code.', 'validation.cvv'),
+  unsupportedBrand: () =>
+    invalidValue(
+      'debitCard.number',
+      'Only Visa and Mastercard debit cards are accepted.',
+      'validation.invalidDebitCardNumber',
+    ),
+  credit: () =>
+    invalidValue(
+      'debitCard.number',
+      'Credit cards are not supported; use a debit card.',
+      'validation.unsupportedCardType.credit',
+    ),
+  prepaid: () =>
+    invalidValue(
+      'debitCard.number',
+      'Prepaid cards are not supported; use a debit card.',
+      'validation.unsupportedCardType.prepaid',
+    ),
+  avsZip: () =>
+    invalidValue(
+      'address.postalCode',
+      'The postal code does not match the card’s billing address.',
+      'validation.avs.zipcode',
+    ),
+  declined: (processorCode: string, reason: string) =>
+    new ApiError(
+      'ValidationException',
+      'validation.cardDeclined',
+      `The card was declined: ${processorCode} / ${reason}.`,
+      {
+        problematicField: 'debitCard',
+      },
+    ),
+  insufficientFunds: () =>
+    new ApiError(
+      'InsufficientFundsException',
+      'validation.insufficientFunds',
+      'The card was declined: 51 / Insufficient funds.',
+      { problematicField: 'debitCard' },
+    ),
+  processorTimeout: () =>
+    new ApiError(
+      'ServiceUnavailableException',
+      'card.processorUnavailable',
+      'The card processor did not answer in time; nothing was charged. Try again.',
+      { transient: true },
+    ),
+};

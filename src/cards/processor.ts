@@ -1,0 +1,38 @@
+import type { Queryable } from '../platform/db/pool.ts';
+import type { Money } from '../platform/money.ts';
+import type { CheckedCard } from './card-input.ts';
+
+/**
+ * The card processor port. Every call is idempotent by order id: repeating an authorise returns
+ * the first answer, repeating a capture, void or refund changes nothing more.
+ *
+ * `q` is the caller's transaction: the sandbox processor keeps its records in it (so a rolled
+ * back order leaves no authorization behind); a remote processor ignores it. `signal` aborts a
+ * call the caller stopped waiting for.
+ */
+export interface CardProcessor {
+  authorize(q: Queryable, request: AuthorizeRequest, signal: AbortSignal): Promise<AuthorizeResult>;
+  capture(q: Queryable, orderId: string): Promise<void>;
+  void(q: Queryable, orderId: string): Promise<void>;
+  refund(q: Queryable, orderId: string): Promise<void>;
+}
+
+export interface AuthorizeRequest {
+  orderId: string;
+  card: CheckedCard;
+  fingerprint: string;
+  amount: Money;
+  currency: string;
+  billing: { street1: string; postalCode: string; country: string };
+  nowMs: number;
+}
+
+/** What the issuer wants before the hold can be captured. */
+export type AuthorizationStep = 'NONE' | 'CODES' | '3DS';
+
+export type AuthorizeResult =
+  | { outcome: 'APPROVED'; step: AuthorizationStep }
+  | {
+      outcome: 'DECLINED';
+      reason: 'DO_NOT_HONOR' | 'INSUFFICIENT_FUNDS' | 'AVS_ZIP' | 'CREDIT' | 'PREPAID' | 'BRAND';
+    };

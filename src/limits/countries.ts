@@ -1,0 +1,23 @@
+import type { CountryCode } from 'libphonenumber-js/max';
+import { getCountryCallingCode } from 'libphonenumber-js/max';
+import { BILLING_COUNTRIES } from '../orders/supported.ts';
+import { countryName } from '../platform/countries.ts';
+
+/** What a form needs to call the region line (facts §1.8 `stateLabel`). */
+const STATE_LABELS: Record<string, string> = {
+  US: 'State',
+  AU: 'State',
+  MX: 'State',
+  CA: 'Province',
+  IE: 'County',
+};
+
+/** GET /v3/widget/supportedCountries: spec §4.5's billing countries, by name. Computed once. */
+export const SUPPORTED_COUNTRIES = [...BILLING_COUNTRIES]
+  .map((code) => ({
+    name: countryName(code) ?? code,
+    code,
+    phonePrefix: `+${getCountryCallingCode(code as CountryCode)}`,
+    stateLabel: STATE_LABELS[code] ?? 'Region',
+  }))
+  .sort((a, b) => a.name.localeCompare(b.name, 'en'));

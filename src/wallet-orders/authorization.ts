@@ -1,0 +1,184 @@
+import { createHmac, randomInt } from 'node:crypto';
+import type { AppContext } from '../platform/context.ts';
+import { hmacSha256Hex, secretsEqual } from '../platform/crypto.ts';
+import { type Tx, withTransaction } from '../platform/db/pool.ts';
+import type { ApiError } from '../platform/errors.ts';
+import { FAILURES, type Failure, walletOrderErrors } from './errors.ts';
+import { enqueueAuthorizationExpiry, enqueueProcessing } from './jobs.ts';
+import {
+  type AuthorizationRow,
+  findAuthorization,
+  insertAuthorization,
+  lockOrder,
+  type OrderRow,
+  updateAuthorization,
+} from './store.ts';
+import { failOrder } from './transitions.ts';
+
+/** Codes and 3-D Secure expire after 10 minutes by the service clock; 5 wrong codes fail the order (facts §1.9). */
+export const AUTHORIZATION_TTL_MS = 10 * 60 * 1000;
+export const MAX_CODE_ATTEMPTS = 5;
+/**
+ * Sandbox only: both codes are always this (Wyre's own samples send "000000"), so tests and the
+ * hosted page demo can complete them. Production draws random codes; no SMS or statement
+ * descriptor channel delivers them yet (see docs/sandbox-cards.md).
+ */
+export const SANDBOX_AUTHORIZATION_CODE = '000000';
+
+/** Codes are stored as keyed hashes bound to the order: a leaked table does not reveal them. */
+function codeHash(ctx: AppContext, orderId: string, kind: 'SMS' | 'CARD2FA', code: string): string {
+  const key = createHmac('sha256', ctx.config.masterKey).update('rampart authorization codes v1').digest();
+  return hmacSha256Hex(key, `${orderId}:${kind}:${code}`);
+}
+
+function newCode(ctx: AppContext): string {
+  if (ctx.config.env === 'sandbox') return SANDBOX_AUTHORIZATION_CODE;
+  return String(randomInt(0, 1_000_000)).padStart(6, '0');
+}
+
+export async function startAuthorization(
+  ctx: AppContext,
+  tx: Tx,
+  step: { orderId: string; partnerId: string; method: 'CODES' | '3DS' },
+): Promise<void> {
+  const nowMs = ctx.clock.nowMs();
+  const codes = step.method === 'CODES';
+  await insertAuthorization(tx, {
+    orderId: step.orderId,
+    partnerId: step.partnerId,
+    method: step.method,
+    smsHash: codes ? codeHash(ctx, step.orderId, 'SMS', newCode(ctx)) : null,
+    card2faHash: codes ? codeHash(ctx, step.orderId, 'CARD2FA', newCode(ctx)) : null,
+    expiresAtMs: nowMs + AUTHORIZATION_TTL_MS,
+  });
+  await enqueueAuthorizationExpiry(tx, step.orderId, ctx.clock.realNow() + AUTHORIZATION_TTL_MS);
+}
+
+const expired = (ctx: AppContext, a: AuthorizationRow) => a.expires_at.getTime() <= ctx.clock.nowMs();
+
+/** Fails the order if its step is still pending past expiry; true when it did. */
+export async function failIfExpired(ctx: AppContext, tx: Tx, order: OrderRow, a: AuthorizationRow) {
+  if (order.status !== 'RUNNING_CHECKS' || a.state !== 'PENDING' || !expired(ctx, a)) return false;
+  await failOrder(ctx, tx, order, a.method === 'CODES' ? FAILURES.codesExpired : FAILURES.threeDsExpired);
+  return true;
+}
+
+/** The expiry job: safe to repeat, and a no-op once the step was completed. */
+export async function expireAuthorization(ctx: AppContext, orderId: string): Promise<void> {
+  await withTransaction(ctx.db, async (tx) => {
+    const order = await lockOrder(tx, orderId);
+    const authorization = order && (await findAuthorization(tx, orderId));
+    if (order && authorization) await failIfExpired(ctx, tx, order, authorization);
+  });
+}
+
+export interface CodeSubmission {
+  type: 'SMS' | 'CARD2FA' | 'ALL';
+  walletOrderId: string;
+  reservation: string;
+  sms?: string;
+  card2fa?: string;
+  /** Set by the partner API: orders of other partners read as unknown. */
+  partnerId?: string;
+}
+
+type Outcome = { success: true } | { error: ApiError };
+
+/**
+ * POST /v3/debitcard/authorize/partner. A wrong code counts one attempt and is refused; the fifth
+ * wrong one, or any submission after expiry, fails the order (hold voided, spend released).
+ * The attempt counter commits even though the answer is an error, hence the outcome value
+ * instead of a throw inside the transaction.
+ */
+export async function submitCodes(ctx: AppContext, input: CodeSubmission) {
+  const outcome = await withTransaction(ctx.db, async (tx): Promise<Outcome> => {
+    const order = await lockOrder(tx, input.walletOrderId);
+    if (!order || (input.partnerId !== undefined && order.partner_id !== input.partnerId)) {
+      return { error: walletOrderErrors.notFound() };
+    }
+    if (order.reservation_id !== input.reservation) return { error: walletOrderErrors.wrongReservation() };
+    const a = await findAuthorization(tx, order.id);
+    if (a?.method !== 'CODES' || a.state !== 'PENDING' || order.status !== 'RUNNING_CHECKS') {
+      return { error: walletOrderErrors.noAuthorization() };
+    }
+    if (await failIfExpired(ctx, tx, order, a)) return { error: walletOrderErrors.codeExpired() };
+    const checked = checkCodes(ctx, order.id, a, input);
+    if (checked.error) return { error: checked.error };
+    return recordAttempt(ctx, tx, order, a, checked.matched);
+  });
+  if ('error' in outcome) throw outcome.error;
+  return { walletOrderId: input.walletOrderId, success: true };
+}
+
+/** Which codes this submission carries and whether each matches. */
+function checkCodes(
+  ctx: AppContext,
+  orderId: string,
+  a: AuthorizationRow,
+  input: CodeSubmission,
+): { error: ApiError; matched?: never } | { error?: never; matched: { sms?: boolean; card2fa?: boolean } } {
+  const wantsSms = input.type === 'SMS' || input.type === 'ALL';
+  const wantsCard = input.type === 'CARD2FA' || input.type === 'ALL';
+  if (wantsSms && input.sms === undefined) return { error: walletOrderErrors.codeRequired('sms') };
+  if (wantsCard && input.card2fa === undefined) return { error: walletOrderErrors.codeRequired('card2fa') };
+  const matched: { sms?: boolean; card2fa?: boolean } = {};
+  if (wantsSms) matched.sms = secretsEqual(codeHash(ctx, orderId, 'SMS', input.sms!), a.sms_hash!);
+  if (wantsCard)
+    matched.card2fa = secretsEqual(codeHash(ctx, orderId, 'CARD2FA', input.card2fa!), a.card2fa_hash!);
+  return { matched };
+}
+
+async function recordAttempt(
+  ctx: AppContext,
+  tx: Tx,
+  order: OrderRow,
+  a: AuthorizationRow,
+  matched: { sms?: boolean; card2fa?: boolean },
+): Promise<Outcome> {
+  const nowMs = ctx.clock.nowMs();
+  if (matched.sms === false || matched.card2fa === false) {
+    const attempts = a.attempts + 1;
+    await updateAuthorization(tx, order.id, { attempts }, nowMs);
+    if (attempts >= MAX_CODE_ATTEMPTS) {
+      await failOrder(ctx, tx, order, FAILURES.codesMaxAttempts);
+      return { error: walletOrderErrors.maxAttempts() };
+    }
+    return { error: walletOrderErrors.codeMismatch(MAX_CODE_ATTEMPTS - attempts) };
+  }
+  const smsVerified = a.sms_verified || matched.sms === true;
+  const cardVerified = a.card2fa_verified || matched.card2fa === true;
+  const passed = smsVerified && cardVerified;
+  await updateAuthorization(
+    tx,
+    order.id,
+    { sms_verified: smsVerified, card2fa_verified: cardVerified, state: passed ? 'PASSED' : 'PENDING' },
+    nowMs,
+  );
+  if (passed) await enqueueProcessing(tx, order.id);
+  return { success: true };
+}
+
+/**
+ * The simulated issuer's 3-D Secure decision. Approve clears the order for processing; decline
+ * fails it. Only a pending, unexpired step can be decided, once.
+ */
+export async function decideThreeDs(
+  ctx: AppContext,
+  orderId: string,
+  decision: 'APPROVED' | 'DECLINED',
+): Promise<'APPROVED' | 'DECLINED' | 'EXPIRED' | 'NOT_PENDING'> {
+  return withTransaction(ctx.db, async (tx) => {
+    const order = await lockOrder(tx, orderId);
+    const a = order && (await findAuthorization(tx, orderId));
+    if (!order || !a || a.method !== '3DS' || a.state !== 'PENDING' || order.status !== 'RUNNING_CHECKS') {
+      return 'NOT_PENDING';
+    }
+    if (await failIfExpired(ctx, tx, order, a)) return 'EXPIRED';
+    const nowMs = ctx.clock.nowMs();
+    const state = decision === 'APPROVED' ? 'PASSED' : 'FAILED';
+    await updateAuthorization(tx, orderId, { three_ds_decision: decision, state }, nowMs);
+    if (decision === 'APPROVED') await enqueueProcessing(tx, orderId);
+    else await failOrder(ctx, tx, order, FAILURES.threeDsDeclined satisfies Failure);
+    return decision;
+  });
+}

@@ -1,0 +1,71 @@
+import { ApiError, invalidValue, notFound } from '../platform/errors.ts';
+
+export const walletOrderErrors = {
+  /** API.md decision 3: a rate-locked reservation's order charges exactly the quote's sourceAmount. */
+  amountMismatch: (expected: string, currency: string) =>
+    invalidValue(
+      'amount',
+      `amount must equal the reservation's locked quote: ${expected} ${currency} (fees included).`,
+      'validation.amountMismatch',
+    ),
+  reservationMismatch: (field: string) =>
+    invalidValue(
+      field,
+      `${field} differs from the value the reservation fixed.`,
+      'validation.reservationMismatch',
+    ),
+  notFound: () => notFound('Wallet order'),
+  noAuthorization: () =>
+    new ApiError(
+      'ValidationException',
+      'validation.orderAuthorizationDetailsNotAvailable',
+      'This order has no authorization step waiting.',
+      { problematicField: 'walletOrderId' },
+    ),
+  codeMismatch: (attemptsLeft: number) =>
+    invalidValue(
+      'sms',
+      `The code does not match; ${attemptsLeft} attempt${attemptsLeft === 1 ? '' : 's'} left.`,
+      'validation.authorizationCodeMismatch',
+    ),
+  maxAttempts: () =>
+    invalidValue(
+      'sms',
+      'Too many wrong codes: the order has failed and the card hold was released.',
+      'validation.authorizationMaxAttempts',
+    ),
+  codeExpired: () =>
+    invalidValue(
+      'sms',
+      'The codes have expired: the order has failed and the card hold was released.',
+      'validation.authorizationCodeExpired',
+    ),
+  codeRequired: (field: 'sms' | 'card2fa') =>
+    new ApiError('FieldRequiredException', 'validation.fieldRequired', `Field ${field} is required.`, {
+      problematicField: field,
+    }),
+  wrongReservation: () => invalidValue('reservation', 'reservation is not the reservation of this order.'),
+  ownerFormat: () => invalidValue('owner', 'owner must be user:US_… naming one of your users.'),
+};
+
+/** Failure reasons stored on a FAILED order and sent in its webhook (facts §1.9). */
+export const FAILURES = {
+  codesMaxAttempts: {
+    code: 'validation.authorizationMaxAttempts',
+    message: 'Too many wrong authorization codes.',
+  },
+  codesExpired: { code: 'validation.authorizationCodeExpired', message: 'The authorization codes expired.' },
+  threeDsDeclined: {
+    code: 'validation.authorization3dsDeclined',
+    message: '3-D Secure authentication was declined.',
+  },
+  threeDsExpired: {
+    code: 'validation.authorizationCodeExpired',
+    message: '3-D Secure was not completed in time.',
+  },
+  deliveryFailed: {
+    code: 'transfer.deliveryFailed',
+    message: 'The crypto could not be delivered; the card was refunded.',
+  },
+} as const;
+export type Failure = { code: string; message: string };

@@ -1,0 +1,160 @@
+// The wallet-orders module's entry points (issue 7). The hosted checkout page and the partner
+// routes both call these; the logic lives in create.ts, authorization.ts and transitions.ts.
+import { createHmac } from 'node:crypto';
+import type { Scope } from '../identity/types.ts';
+import { partnerIdOf } from '../identity/webhook-secret.ts';
+import { orderErrors } from '../orders/errors.ts';
+import type { AppContext } from '../platform/context.ts';
+import { secretsEqual } from '../platform/crypto.ts';
+import { withTransaction } from '../platform/db/pool.ts';
+import { expireAuthorization, submitCodes } from './authorization.ts';
+import { prepareWalletOrder, storeWalletOrder } from './create.ts';
+import { walletOrderErrors } from './errors.ts';
+import type { WalletOrderRequest } from './request.ts';
+import { findAuthorization, findOrder, type OrderRow } from './store.ts';
+import { walletOrderView } from './view.ts';
+
+export type { BillingAddress, WalletOrderRequest } from './request.ts';
+
+/** The WalletOrder of API.md / facts §1.9, as sent on the wire. */
+export type WalletOrderView = Record<string, unknown> & { id: string; status: string };
+
+export interface AuthorizationState {
+  walletOrderId: string;
+  smsNeeded: boolean;
+  card2faNeeded: boolean;
+  authorization3dsUrl: string | null;
+}
+
+/** Options for partner routes: restrict to the caller's partner (others' orders read as unknown). */
+export interface CallerOptions {
+  scope?: Scope;
+}
+
+/**
+ * The scope the hosted page acts in: the account that made the reservation (the reservation id
+ * is the page's capability). An unknown account reads like an unknown reservation.
+ */
+async function scopeForAccount(ctx: AppContext, accountId: string): Promise<Scope> {
+  const partnerId = await partnerIdOf(ctx.db, accountId);
+  if (!partnerId) throw orderErrors.illegalReservation();
+  return {
+    partnerId,
+    accountId,
+    masqueraded: false,
+    caller: {
+      apiKey: 'hosted-checkout',
+      keyType: 'FULL',
+      scheme: 'bearer',
+      account: {
+        id: accountId,
+        partnerId,
+        kind: accountId === partnerId ? 'master' : 'subaccount',
+        usersApiEnabled: false,
+      },
+      ipWhitelist: [],
+    },
+  };
+}
+
+/**
+ * Consumes the reservation, checks limits, authorises the card; returns the RUNNING_CHECKS order.
+ * `partnerAccountId` is the account that made the reservation (hosted page); partner routes pass
+ * their scope instead. Card declines, limits and reservation problems throw ApiError with Wyre's
+ * errorCodes, and then nothing was stored (the reservation stays usable).
+ */
+export async function createWalletOrder(
+  ctx: AppContext,
+  partnerAccountId: string,
+  request: WalletOrderRequest,
+  options: CallerOptions = {},
+): Promise<WalletOrderView> {
+  const scope = options.scope ?? (await scopeForAccount(ctx, partnerAccountId));
+  const prepared = await prepareWalletOrder(ctx, scope, request);
+  return withTransaction(ctx.db, (tx) => storeWalletOrder(ctx, tx, prepared));
+}
+
+async function visibleOrder(ctx: AppContext, orderId: string, options: CallerOptions): Promise<OrderRow> {
+  const row = await findOrder(ctx.db, orderId, options.scope?.partnerId);
+  if (!row) throw walletOrderErrors.notFound();
+  return row;
+}
+
+/** A pending step past its expiry fails the order as soon as anyone looks (sandbox clock included). */
+async function expireIfDue(ctx: AppContext, row: OrderRow): Promise<OrderRow> {
+  if (row.status !== 'RUNNING_CHECKS' || row.auth_method === null) return row;
+  const authorization = await findAuthorization(ctx.db, row.id);
+  if (authorization?.state !== 'PENDING' || authorization.expires_at.getTime() > ctx.clock.nowMs())
+    return row;
+  await expireAuthorization(ctx, row.id);
+  return (await findOrder(ctx.db, row.id))!;
+}
+
+/** GET /v3/orders/{orderId}; without a scope (hosted page) the order id is the capability. */
+export async function readWalletOrder(
+  ctx: AppContext,
+  orderId: string,
+  options: CallerOptions = {},
+): Promise<WalletOrderView> {
+  return readOrderBody(ctx, orderId, options);
+}
+
+export async function readOrderBody(ctx: AppContext, orderId: string, options: CallerOptions = {}) {
+  const row = await expireIfDue(ctx, await visibleOrder(ctx, orderId, options));
+  return walletOrderView(row);
+}
+
+/** The simulated issuer page's capability: HMAC of the order id, so nobody else can decide it. */
+export function threeDsToken(ctx: AppContext, orderId: string): string {
+  const key = createHmac('sha256', ctx.config.masterKey).update('rampart sandbox 3ds v1').digest();
+  return createHmac('sha256', key).update(orderId).digest('base64url').slice(0, 32);
+}
+
+export function threeDsTokenValid(ctx: AppContext, orderId: string, token: string): boolean {
+  return secretsEqual(token, threeDsToken(ctx, orderId));
+}
+
+/**
+ * GET /v3/debitcard/authorization/{orderId} (facts §1.9): what the issuer still wants. Only while
+ * a step is pending; otherwise (none asked, already completed, failed, expired) 400
+ * `validation.orderAuthorizationDetailsNotAvailable`, as Wyre answers once codes are no longer valid.
+ * `authorization3dsUrl` is the simulated issuer page; append `?returnUrl=/same-origin/path`.
+ */
+export async function authorizationState(
+  ctx: AppContext,
+  orderId: string,
+  options: CallerOptions = {},
+): Promise<AuthorizationState> {
+  const row = await expireIfDue(ctx, await visibleOrder(ctx, orderId, options));
+  const a = await findAuthorization(ctx.db, row.id);
+  if (a?.state !== 'PENDING' || row.status !== 'RUNNING_CHECKS') throw walletOrderErrors.noAuthorization();
+  const base = ctx.config.publicUrls[0];
+  return {
+    walletOrderId: row.id,
+    smsNeeded: a.method === 'CODES' && !a.sms_verified,
+    card2faNeeded: a.method === 'CODES' && !a.card2fa_verified,
+    authorization3dsUrl:
+      a.method === '3DS' ? `${base}/sandbox/3ds/${row.id}/${threeDsToken(ctx, row.id)}` : null,
+  };
+}
+
+/**
+ * POST /v3/debitcard/authorize/partner. In sandbox both codes are "000000". A wrong code is
+ * 400 `validation.authorizationCodeMismatch`; the fifth wrong one fails the order
+ * (`validation.authorizationMaxAttempts`), as does submitting after 10 minutes
+ * (`validation.authorizationCodeExpired`).
+ */
+export async function submitAuthorizationCodes(
+  ctx: AppContext,
+  input: {
+    type: 'SMS' | 'CARD2FA' | 'ALL';
+    walletOrderId: string;
+    reservation: string;
+    sms?: string;
+    card2fa?: string;
+    scope?: Scope;
+  },
+): Promise<{ walletOrderId: string; success: boolean }> {
+  const { scope, ...rest } = input;
+  return submitCodes(ctx, { ...rest, ...(scope ? { partnerId: scope.partnerId } : {}) });
+}

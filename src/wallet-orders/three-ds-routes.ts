@@ -1,0 +1,77 @@
+import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../platform/context.ts';
+import { ApiError } from '../platform/errors.ts';
+import { newExceptionId } from '../platform/ids.ts';
+import { PAGE_SECURITY_HEADERS } from '../web/html.ts';
+import { errorPageHtml } from '../web/onboarding-page.ts';
+import { decideThreeDs } from './authorization.ts';
+import { readOrderBody, threeDsTokenValid } from './service.ts';
+import { safeReturnPath, threeDsOutcomeHtml, threeDsPageHtml } from './three-ds-page.ts';
+
+const Params = {
+  type: 'object',
+  properties: {
+    orderId: { type: 'string', minLength: 1, maxLength: 64 },
+    token: { type: 'string', minLength: 1, maxLength: 64 },
+  },
+  required: ['orderId', 'token'],
+} as const;
+const Query = {
+  type: 'object',
+  properties: { returnUrl: { type: 'string', maxLength: 2048 } },
+} as const;
+
+/**
+ * Sandbox only: the simulated issuer page behind `authorization3dsUrl`. HTML for people, errors
+ * included (API.md decision 11). The path's token (HMAC of the order id) is the capability.
+ */
+export const threeDsRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => {
+  if (ctx.config.env !== 'sandbox') return;
+  const sendPage = (reply: FastifyReply, status: number, body: string) =>
+    reply.code(status).headers(PAGE_SECURITY_HEADERS).type('text/html; charset=utf-8').send(body);
+  const htmlErrors = (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const status = error instanceof ApiError ? error.status : (error.statusCode ?? 500);
+    const reference = newExceptionId(true);
+    if (status >= 500) request.log.error({ err: error, exceptionId: reference }, '3-D Secure page failed');
+    const message =
+      status >= 500 ? `Something went wrong. Reference: ${reference}.` : 'This link is not valid.';
+    return sendPage(reply, status >= 500 ? 500 : status === 404 ? 404 : 400, errorPageHtml(status, message));
+  };
+  const notFound = () => new ApiError('NotFoundException', 'notFound', 'Not found.');
+
+  app.get<{ Params: { orderId: string; token: string }; Querystring: { returnUrl?: string } }>(
+    '/sandbox/3ds/:orderId/:token',
+    { errorHandler: htmlErrors, schema: { hide: true, params: Params, querystring: Query } },
+    async (request, reply) => {
+      const { orderId, token } = request.params;
+      if (!threeDsTokenValid(ctx, orderId, token)) throw notFound();
+      const order = await readOrderBody(ctx, orderId);
+      const action = `/sandbox/3ds/${encodeURIComponent(orderId)}/${encodeURIComponent(token)}`;
+      return sendPage(reply, 200, threeDsPageHtml(order, action, safeReturnPath(request.query.returnUrl)));
+    },
+  );
+
+  app.post<{ Params: { orderId: string; token: string } }>(
+    '/sandbox/3ds/:orderId/:token',
+    {
+      errorHandler: htmlErrors,
+      bodyLimit: 4096,
+      config: { rawBodyTypes: ['application/x-www-form-urlencoded'] },
+      schema: { hide: true, params: Params },
+    },
+    async (request, reply) => {
+      const { orderId, token } = request.params;
+      if (!threeDsTokenValid(ctx, orderId, token)) throw notFound();
+      const form = new URLSearchParams(Buffer.isBuffer(request.body) ? request.body.toString('utf8') : '');
+      const decision = form.get('decision');
+      if (decision !== 'approve' && decision !== 'decline') {
+        throw new ApiError('ValidationException', 'validation.invalidValue', 'Choose approve or decline.');
+      }
+      const outcome = await decideThreeDs(ctx, orderId, decision === 'approve' ? 'APPROVED' : 'DECLINED');
+      const returnPath = safeReturnPath(form.get('returnUrl') ?? undefined);
+      if (returnPath)
+        return reply.code(303).headers(PAGE_SECURITY_HEADERS).header('location', returnPath).send();
+      return sendPage(reply, 200, threeDsOutcomeHtml(outcome));
+    },
+  );
+};

@@ -1,0 +1,78 @@
+import { assertNotifyUrlAllowed, enqueueDelivery } from '../callbacks/service.ts';
+import type { Scope } from '../identity/types.ts';
+import { isOwnAccount } from '../orders/order-checks.ts';
+import type { AppContext } from '../platform/context.ts';
+import type { Queryable, Tx } from '../platform/db/pool.ts';
+import { invalidValue } from '../platform/errors.ts';
+import type { OrderRow } from './store.ts';
+
+/**
+ * POST /v2/digitalwallet/webhook (facts §1.9): where an account's wallet-order events go. The
+ * owner must be the acting account or one of its sub-accounts; the URL passes the callbacks
+ * module's policy (https and public addresses in production). A new call replaces the old URL.
+ */
+export async function registerWebhook(
+  ctx: AppContext,
+  tx: Tx,
+  scope: Scope,
+  body: { owner: string; webhook: string },
+): Promise<{ owner: string; webhook: string }> {
+  const accountId = body.owner.startsWith('account:') ? body.owner.slice('account:'.length) : body.owner;
+  if (!(await isOwnAccount(ctx, scope, accountId))) {
+    throw invalidValue(
+      'owner',
+      'owner must be account:AC_… naming your account or one of your sub-accounts.',
+    );
+  }
+  await assertNotifyUrlAllowed(ctx, body.webhook, 'webhook');
+  const nowMs = ctx.clock.nowMs();
+  await tx.query(
+    `INSERT INTO wallet_order_webhooks (account_id, partner_id, url, created_at, updated_at)
+     VALUES ($1, $2, $3, to_timestamp($4 / 1000.0), to_timestamp($4 / 1000.0))
+     ON CONFLICT (account_id) DO UPDATE SET url = EXCLUDED.url, updated_at = EXCLUDED.updated_at`,
+    [accountId, scope.partnerId, body.webhook, nowMs],
+  );
+  return { owner: `account:${accountId}`, webhook: body.webhook };
+}
+
+/** The order's account's target, else its partner's. */
+async function webhookFor(
+  q: Queryable,
+  order: OrderRow,
+): Promise<{ accountId: string; url: string } | undefined> {
+  const { rows } = await q.query<{ account_id: string; url: string }>(
+    `SELECT account_id, url FROM wallet_order_webhooks WHERE partner_id = $1 AND account_id = ANY($2)
+     ORDER BY account_id = $3 DESC LIMIT 1`,
+    [order.partner_id, [order.account_id, order.partner_id], order.account_id],
+  );
+  return rows[0] ? { accountId: rows[0].account_id, url: rows[0].url } : undefined;
+}
+
+/** Facts §1.9's payload, queued in the transaction of the status change it reports. */
+export async function notifyOrderStatus(
+  ctx: AppContext,
+  tx: Tx,
+  order: OrderRow,
+  status: string,
+): Promise<void> {
+  const target = await webhookFor(tx, order);
+  if (!target) return;
+  const body: Record<string, unknown> = {
+    referenceId: order.reference_id,
+    accountId: order.account_id,
+    orderId: order.id,
+    orderStatus: status,
+  };
+  if (order.transfer_id) body.transferId = order.transfer_id;
+  if (status === 'FAILED') {
+    body.failedReason = order.error_message;
+    body.error = { errorCategory: 'GENERAL', errorCode: order.error_code, errorMessage: order.error_message };
+  }
+  await enqueueDelivery(ctx, tx, {
+    accountId: target.accountId,
+    subscriptionId: null,
+    trigger: `order:${order.id}`,
+    url: target.url,
+    body,
+  });
+}

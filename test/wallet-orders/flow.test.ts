@@ -1,0 +1,152 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SANDBOX_FAILING_ADDRESSES } from '../../src/chains/sandbox-chain.ts';
+import { auditLedger } from '../../src/ledger/service.ts';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { createPartner, type PartnerCredentials } from '../helpers/partner.ts';
+import {
+  CARD_TEST_ENV,
+  createOrder,
+  lockedReservation,
+  nonZeroBalances,
+  orderBody,
+  postSigned,
+  readOrder,
+  roomyPartner,
+  workerFor,
+} from './support.ts';
+
+let t: TestApp;
+let partner: PartnerCredentials;
+
+beforeAll(async () => {
+  t = await startTestApp({ env: CARD_TEST_ENV });
+  partner = await roomyPartner(t);
+  const hook = await postSigned(t, partner, '/v2/digitalwallet/webhook', {
+    owner: `account:${partner.accountId}`,
+    webhook: 'http://127.0.0.1:9/wallet-orders',
+  });
+  expect(hook.status, await hook.clone().text()).toBe(200);
+  expect(await hook.json()).toEqual({
+    owner: `account:${partner.accountId}`,
+    webhook: 'http://127.0.0.1:9/wallet-orders',
+  });
+});
+afterAll(async () => t.close());
+
+async function orderRow(id: string) {
+  const { rows } = await t.database.db.query<{ dest_amount: string; source_amount: string }>(
+    'SELECT dest_amount::text, source_amount::text FROM wallet_orders WHERE id = $1',
+    [id],
+  );
+  return rows[0]!;
+}
+
+async function webhookBodies(orderId: string) {
+  const { rows } = await t.database.db.query<{ body: string; url: string }>(
+    'SELECT body, url FROM callback_deliveries WHERE trigger = $1 ORDER BY created_at, id',
+    [`order:${orderId}`],
+  );
+  return rows.map((row) => ({ url: row.url, body: JSON.parse(String(row.body)) as Record<string, unknown> }));
+}
+
+describe('a card order from a rate-locked reservation', () => {
+  it('goes RUNNING_CHECKS → PROCESSING → COMPLETE, books the money and sends two webhooks', async () => {
+    const { reservation, amount } = await lockedReservation(t, partner, { referenceId: 'my-ref-1' });
+    const created = await createOrder(
+      t,
+      partner,
+      orderBody(partner, reservation, amount, { referenceId: 'my-ref-1' }),
+    );
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    expect(created.body).toMatchObject({
+      status: 'RUNNING_CHECKS',
+      sourceAmount: Number(amount),
+      sourceCurrency: 'USD',
+      destCurrency: 'ETH',
+      transferId: null,
+      authCodesRequested: false,
+      paymentMethodName: 'Visa ending 1111',
+      accountId: partner.accountId,
+      owner: `account:${partner.accountId}`,
+      walletType: 'DEBIT_CARD',
+      orderType: 'DOMESTIC',
+      referenceId: 'my-ref-1',
+    });
+    const orderId = String(created.body.id);
+    expect(orderId).toMatch(/^WO_[2-9A-HJ-NP-Z]{11}$/);
+    await workerFor(t).drain();
+    const done = await readOrder(t, partner, orderId);
+    expect(done.status).toBe('COMPLETE');
+    expect(String(done.transferId)).toMatch(/^TF_/);
+    const row = await orderRow(orderId);
+    const balances = await nonZeroBalances(t);
+    const of = (owner: string, currency: string) =>
+      balances.find((b) => b.owner === owner && b.currency === currency);
+    expect(of('external:card', 'USD')?.total).toBe(`-${row.source_amount}`);
+    expect(of('external:chain:ethereum', 'ETH')?.total).toBe(row.dest_amount);
+    expect(await auditLedger(t.database.db)).toEqual({ unbalancedCurrencies: [], driftedBalances: [] });
+    const hooks = await webhookBodies(orderId);
+    expect(hooks.map((hook) => hook.body.orderStatus)).toEqual(['PROCESSING', 'COMPLETE']);
+    expect(hooks[1]).toEqual({
+      url: 'http://127.0.0.1:9/wallet-orders',
+      body: {
+        referenceId: 'my-ref-1',
+        accountId: partner.accountId,
+        orderId,
+        orderStatus: 'COMPLETE',
+        transferId: done.transferId,
+      },
+    });
+  });
+
+  it('fails and refunds the card when the chain rejects the delivery', async () => {
+    const dest = `ethereum:${SANDBOX_FAILING_ADDRESSES.ethereum}`;
+    const { reservation, amount } = await lockedReservation(t, partner, { dest });
+    const before = await nonZeroBalances(t);
+    const created = await createOrder(t, partner, orderBody(partner, reservation, amount, { dest }));
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const orderId = String(created.body.id);
+    await workerFor(t).drain();
+    const failed = await readOrder(t, partner, orderId);
+    expect(failed).toMatchObject({ status: 'FAILED', errorCode: 'transfer.deliveryFailed' });
+    const { rows } = await t.database.db.query(
+      'SELECT state FROM sandbox_card_authorizations WHERE order_id = $1',
+      [orderId],
+    );
+    expect(rows).toEqual([{ state: 'REFUNDED' }]);
+    const spend = await t.database.db.query('SELECT 1 FROM card_spend WHERE order_id = $1', [orderId]);
+    expect(spend.rows).toEqual([]);
+    // Capture and fee reversed: every balance is back where it was before this order ran.
+    expect(await nonZeroBalances(t)).toEqual(before);
+    const hooks = await webhookBodies(orderId);
+    expect(hooks.map((hook) => hook.body.orderStatus)).toEqual(['PROCESSING', 'FAILED']);
+    expect(hooks[1]!.body).toMatchObject({
+      orderStatus: 'FAILED',
+      error: { errorCategory: 'GENERAL', errorCode: 'transfer.deliveryFailed' },
+    });
+  });
+
+  it('credits a custody account at once (COMPLETE without a chain)', async () => {
+    const dest = `account:${partner.accountId}`;
+    const { reservation, amount } = await lockedReservation(t, partner, { dest });
+    const created = await createOrder(t, partner, orderBody(partner, reservation, amount, { dest }));
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    await workerFor(t).drain();
+    const done = await readOrder(t, partner, String(created.body.id));
+    expect(done.status).toBe('COMPLETE');
+    const row = await orderRow(String(created.body.id));
+    const balances = await nonZeroBalances(t);
+    expect(balances.find((b) => b.owner === dest && b.currency === 'ETH')?.total).toBe(row.dest_amount);
+  });
+
+  it('hides another partner’s order like an unknown one', async () => {
+    const other = await createPartner(t, { name: 'Other' });
+    const { reservation, amount } = await lockedReservation(t, partner);
+    const created = await createOrder(t, partner, orderBody(partner, reservation, amount));
+    const { signedFetch } = await import('../helpers/partner.ts');
+    const foreign = await signedFetch(t, other, { path: `/v3/orders/${created.body.id}` });
+    const unknown = await signedFetch(t, other, { path: '/v3/orders/WO_AAAAAAAAAAA' });
+    expect(foreign.status).toBe(404);
+    expect(unknown.status).toBe(404);
+  });
+});

@@ -1,0 +1,133 @@
+import pino from 'pino';
+import { expect } from 'vitest';
+import { registerChainJobs } from '../../src/chains/sandbox-chain.ts';
+import { JobRunner } from '../../src/platform/jobs/runner.ts';
+import { registerWalletOrderJobs } from '../../src/wallet-orders/worker.ts';
+import { operatorHeaders, type TestApp } from '../helpers/app.ts';
+import { bearerFetch, createPartner, type PartnerCredentials, signedFetch } from '../helpers/partner.ts';
+import { ETH_ADDRESS, lockedBody, postSigned, reserve } from '../orders/support.ts';
+
+export { ETH_ADDRESS, lockedBody, postSigned, reserve };
+
+/** Env for card tests: the simulated chain settles at once. */
+export const CARD_TEST_ENV = { RAMPART_SANDBOX_CHAIN_DELAY_MS: '0' };
+
+export const CARDS = {
+  approve: '4111111111111111',
+  mastercard: '5200828282828210',
+  decline: '4000000000000002',
+  insufficient: '4000000000009995',
+  codes: '4000000000001018',
+  threeDs: '4000000000003220',
+  avs: '4000000000000036',
+  slow: '4000000000005050',
+  credit: '4242424242424242',
+  prepaid: '4600000000000006',
+} as const;
+
+export const US_ADDRESS = {
+  street1: '123 Test Ave',
+  city: 'Portland',
+  state: 'OR',
+  postalCode: '97209',
+  country: 'US',
+};
+
+/** A create-order body for a rate-locked reservation of lockedBody (100 USD + fees → ETH). */
+export function orderBody(
+  partner: PartnerCredentials,
+  reservationId: string,
+  amount: string,
+  extra: Record<string, unknown> = {},
+) {
+  return {
+    debitCard: { number: CARDS.approve, year: '2030', month: '01', cvv: '123' },
+    reservationId,
+    amount,
+    sourceCurrency: 'USD',
+    destCurrency: 'ETH',
+    dest: `ethereum:${ETH_ADDRESS}`,
+    referrerAccountId: partner.accountId,
+    givenName: 'Ada',
+    familyName: 'Lovelace',
+    email: 'ada@example.com',
+    phone: '+14155550100',
+    address: US_ADDRESS,
+    ipAddress: '203.0.113.7',
+    ...extra,
+  };
+}
+
+export async function readQuoteTotal(t: TestApp, partner: PartnerCredentials, reservation: string) {
+  const response = await signedFetch(t, partner, { path: `/v3/orders/reservation/${reservation}` });
+  const body = (await response.json()) as { quote: { sourceAmount: number } };
+  return String(body.quote.sourceAmount);
+}
+
+/** Reserves (rate-locked) and answers the reservation id with its exact total. */
+export async function lockedReservation(
+  t: TestApp,
+  partner: PartnerCredentials,
+  extra: Record<string, unknown> = {},
+) {
+  const amounts = 'destAmount' in extra ? { sourceAmount: undefined } : {};
+  const { reservation } = await reserve(t, partner, lockedBody(partner, { ...amounts, ...extra }));
+  return { reservation, amount: await readQuoteTotal(t, partner, reservation) };
+}
+
+export async function createOrder(t: TestApp, partner: PartnerCredentials, body: unknown) {
+  const response = await postSigned(t, partner, '/v3/debitcard/process/partner', body);
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+/** Bearer-authenticated: concurrent identical requests would otherwise share a (replayed) signature. */
+export async function createOrderBearer(t: TestApp, partner: PartnerCredentials, body: unknown) {
+  const response = await bearerFetch(t, partner.secretKey, 'POST', '/v3/debitcard/process/partner', body);
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+export async function readOrder(t: TestApp, partner: PartnerCredentials, orderId: string) {
+  const response = await signedFetch(t, partner, { path: `/v3/orders/${orderId}` });
+  expect(response.status).toBe(200);
+  return (await response.json()) as Record<string, unknown>;
+}
+
+/** A worker over the test app's database: wallet-order jobs and the simulated chain. */
+export function workerFor(t: TestApp): JobRunner {
+  const runner = new JobRunner(t.ctx.db, pino({ level: 'silent' }), 50);
+  registerWalletOrderJobs(runner, t.ctx);
+  registerChainJobs(runner, t.ctx);
+  return runner;
+}
+
+export async function setLimits(t: TestApp, accountId: string, body: unknown) {
+  const response = await fetch(`${t.baseUrl}/operator/v1/accounts/${accountId}/card-limits`, {
+    method: 'PUT',
+    headers: operatorHeaders(),
+    body: JSON.stringify(body),
+  });
+  expect(response.status, await response.clone().text()).toBe(200);
+}
+
+/** A partner whose card limits leave room for many orders from the one test address. */
+export async function roomyPartner(t: TestApp, name = 'Test partner') {
+  const partner = await createPartner(t, { name });
+  await setLimits(t, partner.accountId, {
+    STANDARD: { daily: '100000', weekly: '100000', yearly: '100000' },
+  });
+  return partner;
+}
+
+/** Balances of every ledger owner, as text, zero rows left out. */
+export async function nonZeroBalances(t: TestApp) {
+  const { rows } = await t.database.db.query<{
+    owner: string;
+    currency: string;
+    total: string;
+    available: string;
+  }>(
+    `SELECT owner, currency, total::text, available::text FROM ledger_balances
+     WHERE total <> 0 OR available <> 0 ORDER BY owner, currency`,
+  );
+  return rows;
+}
