@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { callbackOperatorRoutes } from './callbacks/operator-routes.ts';
 import { callbackRoutes } from './callbacks/routes.ts';
 import { registerTransferVisibility } from './callbacks/subscriptions-service.ts';
+import { checkoutRoutes } from './checkout/routes.ts';
 import { partnerAccess } from './identity/access.ts';
 import { accountExists } from './identity/accounts-service.ts';
 import { identityOperatorRoutes } from './identity/operator-routes.ts';
@@ -98,6 +99,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions): Promise<
   await app.register(paymentMethodRoutes, { ctx });
   await app.register(usersOperatorRoutes, { ctx });
   await app.register(onboardingWebRoutes, { ctx });
+  await app.register(checkoutRoutes, { ctx });
   registerOwnerType('account', accountExists);
   registerOwnerType('user', userExists);
   await app.register(ledgerOperatorRoutes, { ctx });

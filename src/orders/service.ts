@@ -9,9 +9,9 @@ import { assertSellable, quote } from '../pricing/service.ts';
 import { orderErrors } from './errors.ts';
 import { checkCountry, checkCurrencyForCountry, checkDest, checkReferrer } from './order-checks.ts';
 import { readReserveRequest, type StoredRequest } from './reservation-request.ts';
-import { reservationView, storedQuote } from './reservation-view.ts';
+import { type ReservationView, reservationView, storedQuote } from './reservation-view.ts';
 import type { PartnerQuoteBody, ReserveBody } from './schemas.ts';
-import { findReservation, insertReservation, markReservationUsed } from './store.ts';
+import { findReservation, findReservationById, insertReservation, markReservationUsed } from './store.ts';
 import { RESERVATION_LIFETIME_MS } from './supported.ts';
 
 export interface PreparedReservation {
@@ -133,4 +133,32 @@ export async function partnerQuote(ctx: AppContext, scope: Scope, body: PartnerQ
     amount: { side, value, field },
   });
   return priced.quote;
+}
+
+/** A reservation as the hosted checkout page sees it (no caller: the id is the capability). */
+export interface CheckoutReservation {
+  view: ReservationView;
+  partnerId: string;
+  /** The account that made it: the scope its card order consumes it in. */
+  ownerAccountId: string;
+  /** The checkout link's `accountId`: referrerAccountId, else the account that made it. */
+  linkAccountId: string;
+  used: boolean;
+  expired: boolean;
+}
+
+export async function reservationForCheckout(
+  ctx: AppContext,
+  id: string,
+): Promise<CheckoutReservation | undefined> {
+  const row = await findReservationById(ctx.db, id);
+  if (!row) return undefined;
+  return {
+    view: reservationView(row),
+    partnerId: row.partner_id,
+    ownerAccountId: row.account_id,
+    linkAccountId: row.request.referrerAccountId ?? row.account_id,
+    used: row.state === 'used',
+    expired: row.expires_at.getTime() <= ctx.clock.nowMs(),
+  };
 }

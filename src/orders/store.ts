@@ -103,3 +103,12 @@ export async function markReservationUsed(
   );
   return rows[0];
 }
+
+/**
+ * For the hosted checkout page only: it has no caller, the reservation id (20 random characters)
+ * is the capability, and the page checks the link's accountId against the row itself.
+ */
+export async function findReservationById(q: Queryable, id: string) {
+  const { rows } = await q.query<ReservationRow>('SELECT * FROM reservations WHERE id = $1', [id]);
+  return rows[0];
+}
