@@ -1,0 +1,145 @@
+import type { CallOptions } from '../transport.js';
+import type { ListPage, ListQuery } from '../types/common.js';
+import type {
+  AuthorizeRequest,
+  AuthorizeResult,
+  CardAuthorization,
+  CardOrderRequest,
+  Limits,
+  LimitsRequest,
+  Quote,
+  QuoteRequest,
+  Rates,
+  RatesQuery,
+  Reservation,
+  Reserved,
+  ReserveRequest,
+  SupportedCountry,
+  WalletOrder,
+  WalletOrderWebhook,
+} from '../types/orders.js';
+import type {
+  CreateSubscriptionRequest,
+  CreateTransferRequest,
+  SigningSecret,
+  Subscription,
+  Transfer,
+} from '../types/transfers.js';
+import type { Caller } from './caller.js';
+
+export class RatesApi {
+  constructor(private readonly call: Caller) {}
+
+  /** GET /v3/rates (no auth): every value an exact decimal string. */
+  get(query: RatesQuery = {}, options?: CallOptions): Promise<Rates> {
+    return this.call('getRates', { query: { as: query.as } }, options);
+  }
+}
+
+export class OrdersApi {
+  constructor(private readonly call: Caller) {}
+
+  /** POST /v3/orders/quote/partner: an unlocked quote. */
+  quote(request: QuoteRequest, options?: CallOptions): Promise<Quote> {
+    return this.call('quote', { json: request }, options);
+  }
+
+  /** POST /v3/orders/reserve: with sourceAmount or destAmount the quote is locked for 15 minutes. */
+  reserve(request: ReserveRequest, options?: CallOptions): Promise<Reserved> {
+    return this.call('reserve', { json: request }, options);
+  }
+
+  getReservation(reservationId: string, options?: CallOptions): Promise<Reservation> {
+    return this.call('getReservation', { pathParams: { reservationId } }, options);
+  }
+
+  /** GET /v3/orders/{orderId}: a wallet order. */
+  get(orderId: string, options?: CallOptions): Promise<WalletOrder> {
+    return this.call('getWalletOrder', { pathParams: { orderId } }, options);
+  }
+
+  /** POST /v2/digitalwallet/webhook: where wallet-order events are POSTed. */
+  setWebhook(request: WalletOrderWebhook, options?: CallOptions): Promise<WalletOrderWebhook> {
+    return this.call('setWalletOrderWebhook', { json: request }, options);
+  }
+}
+
+/** White-label card processing (facts §1.9). */
+export class CardsApi {
+  constructor(private readonly call: Caller) {}
+
+  /** POST /v3/debitcard/process/partner: consumes the reservation; answers the RUNNING_CHECKS order. */
+  process(request: CardOrderRequest, options?: CallOptions): Promise<WalletOrder> {
+    return this.call('processCardOrder', { json: request }, options);
+  }
+
+  authorization(orderId: string, options?: CallOptions): Promise<CardAuthorization> {
+    return this.call('getCardAuthorization', { pathParams: { orderId } }, options);
+  }
+
+  /** Codes count attempts (5 at most), so this is not retried after a network failure unless keyed. */
+  authorize(request: AuthorizeRequest, options?: CallOptions): Promise<AuthorizeResult> {
+    return this.call('authorizeCard', { json: request }, options);
+  }
+}
+
+/** The hosted-widget helpers (no auth). */
+export class WidgetApi {
+  constructor(private readonly call: Caller) {}
+
+  calculateLimits(request: LimitsRequest, options?: CallOptions): Promise<Limits> {
+    return this.call('calculateLimits', { json: request }, options);
+  }
+
+  supportedCountries(options?: CallOptions): Promise<SupportedCountry[]> {
+    return this.call('supportedCountries', {}, options);
+  }
+}
+
+export class TransfersApi {
+  constructor(private readonly call: Caller) {}
+
+  create(request: CreateTransferRequest, options?: CallOptions): Promise<Transfer> {
+    return this.call('createTransfer', { json: request }, options);
+  }
+
+  /** Confirms an UNCONFIRMED transfer before its expiresAt. */
+  confirm(transferId: string, options?: CallOptions): Promise<Transfer> {
+    return this.call('confirmTransfer', { pathParams: { transferId } }, options);
+  }
+
+  get(transferId: string, options?: CallOptions): Promise<Transfer> {
+    return this.call('getTransfer', { pathParams: { transferId } }, options);
+  }
+
+  list(query: ListQuery = {}, options?: CallOptions): Promise<ListPage<Transfer>> {
+    return this.call('listTransfers', { query: { offset: query.offset, limit: query.limit } }, options);
+  }
+}
+
+export class SubscriptionsApi {
+  constructor(private readonly call: Caller) {}
+
+  create(request: CreateSubscriptionRequest, options?: CallOptions): Promise<Subscription> {
+    return this.call('createSubscription', { json: request }, options);
+  }
+
+  list(query: ListQuery = {}, options?: CallOptions): Promise<ListPage<Subscription>> {
+    return this.call('listSubscriptions', { query: { offset: query.offset, limit: query.limit } }, options);
+  }
+
+  /** One subscription, implicit ones (from a transfer's notifyUrl) included. */
+  get(subscriptionId: string, options?: CallOptions): Promise<Subscription> {
+    return this.call('getSubscription', { pathParams: { subscriptionId } }, options);
+  }
+
+  /** No further callbacks (queued ones still go out); answers the subscription as it was. */
+  delete(subscriptionId: string, options?: CallOptions): Promise<Subscription> {
+    return this.call('deleteSubscription', { pathParams: { subscriptionId } }, options);
+  }
+
+  /** The key callbacks are signed with; pass it to verifyCallback(). */
+  signingSecret(options?: CallOptions): Promise<SigningSecret> {
+    return this.call('getSigningSecret', {}, options);
+  }
+}

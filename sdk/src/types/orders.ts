@@ -1,0 +1,237 @@
+import type { Address, Amount, AmountInput, EpochMs } from './common.js';
+
+export type RatesView = 'DIVISOR' | 'MULTIPLIER' | 'PRICED';
+
+export interface RatesQuery {
+  /** DIVISOR (default): source ÷ rate = dest; MULTIPLIER: source × rate = dest; PRICED: both. */
+  as?: RatesView;
+}
+
+/** Keyed `<FROM><TO>` (e.g. `USDBTC`): an amount, or `{FROM, TO}` amounts for PRICED. */
+export type Rates = Record<string, Amount | Record<string, Amount>>;
+
+export type WalletType = 'DEBIT_CARD' | 'APPLE_PAY' | 'WALLET_PAY';
+
+export interface QuoteRequest {
+  amount?: AmountInput;
+  sourceAmount?: AmountInput;
+  destAmount?: AmountInput;
+  amountIncludeFees?: boolean;
+  sourceCurrency: string;
+  destCurrency: string;
+  dest?: string;
+  accountId?: string;
+  country?: string;
+  walletType?: WalletType;
+  paymentMethod?: string;
+}
+
+export interface Quote {
+  sourceCurrency: string;
+  /** Total charged, fees included. */
+  sourceAmount: Amount;
+  sourceAmountWithoutFees: Amount;
+  destCurrency: string;
+  destAmount: Amount;
+  /** Destination units per one source unit. */
+  exchangeRate: Amount;
+  equivalencies: Record<string, Amount>;
+  fees: Record<string, Amount>;
+}
+
+/** Spec §2.1. With sourceAmount or destAmount the quote is locked for 15 minutes. */
+export interface ReserveRequest {
+  sourceAmount?: AmountInput;
+  destAmount?: AmountInput;
+  /** Not rate-locked. */
+  amount?: AmountInput;
+  /** Note the spelling: amountIncludeFees (transfers say amountIncludesFees). */
+  amountIncludeFees?: boolean;
+  /** `debit-card` or `apple-pay`. */
+  paymentMethod?: string;
+  sourceCurrency?: string;
+  destCurrency?: string;
+  /** `<chain>:<address>` or `account:AC_…`. */
+  dest?: string;
+  referrerAccountId?: string;
+  country?: string;
+  redirectUrl?: string;
+  failureRedirectUrl?: string;
+  autoRedirect?: boolean;
+  lockFields?: string[];
+  street1?: string;
+  city?: string;
+  state?: string;
+  postalCode?: string;
+  firstName?: string;
+  lastName?: string;
+  phone?: string;
+  email?: string;
+  referenceId?: string | null;
+  hideTrackBtn?: boolean | null;
+}
+
+export interface Reserved {
+  /** Hosted checkout page for this reservation. */
+  url: string;
+  /** 20 characters; usable once, for 15 minutes. */
+  reservation: string;
+}
+
+/** Spec §2.3: the request as stored, plus the locked quote. */
+export interface Reservation {
+  reservation: string;
+  amount: Amount | null;
+  sourceAmount: Amount | null;
+  destAmount: Amount | null;
+  amountIncludeFees: boolean | null;
+  sourceCurrency: string | null;
+  destCurrency: string | null;
+  dest: string | null;
+  referrerAccountId: string | null;
+  paymentMethod: string | null;
+  country: string | null;
+  street1: string | null;
+  city: string | null;
+  state: string | null;
+  postalCode: string | null;
+  firstName: string;
+  lastName: string;
+  phone: string;
+  email: string;
+  redirectUrl: string | null;
+  failureRedirectUrl: string | null;
+  autoRedirect: boolean | null;
+  referenceId: string | null;
+  hideTrackBtn: boolean | null;
+  lockFields: string[];
+  quoteLockRequest: boolean;
+  quote: Quote | null;
+  createdAt: EpochMs;
+  expiresAt: EpochMs;
+}
+
+export interface DebitCard {
+  number: string;
+  /** 4 digits. */
+  year: string;
+  /** 2 digits. */
+  month: string;
+  cvv: string;
+}
+
+/** POST /v3/debitcard/process/partner (facts §1.9). */
+export interface CardOrderRequest {
+  debitCard: DebitCard;
+  reservationId: string;
+  /** For a rate-locked reservation: the quote's sourceAmount (the total charged). */
+  amount: AmountInput;
+  sourceCurrency: string;
+  destCurrency: string;
+  dest: string;
+  referrerAccountId: string;
+  givenName: string;
+  familyName: string;
+  email: string;
+  phone: string;
+  referenceId?: string | null;
+  address: Address;
+  /** The end user's IP address. */
+  ipAddress: string;
+  trigger3ds?: boolean;
+  walletType?: 'DEBIT_CARD' | 'APPLE_PAY';
+  /** `user:US_…`: the buyer's own limits (DEBIT_CARD_L2 when approved). */
+  owner?: string;
+}
+
+export type WalletOrderStatus = 'RUNNING_CHECKS' | 'PROCESSING' | 'COMPLETE' | 'FAILED';
+
+export interface WalletOrder {
+  id: string;
+  createdAt: EpochMs;
+  owner: string;
+  status: WalletOrderStatus;
+  orderType: string;
+  sourceAmount: Amount;
+  purchaseAmount: Amount;
+  sourceCurrency: string;
+  destCurrency: string;
+  destAmount: Amount;
+  exchangeRate: Amount;
+  fees: Record<string, Amount>;
+  transferId: string | null;
+  dest: string;
+  email: string;
+  authCodesRequested: boolean;
+  paymentMethodName: string;
+  accountId: string;
+  walletType: string;
+  errorMessage: string | null;
+  errorCode: string | null;
+  failureReason: string | null;
+  referenceId: string | null;
+  reservationId: string;
+  updatedAt: EpochMs;
+  completedAt: EpochMs | null;
+  /** Wyre's SMS tracking fields, kept for compatibility; null in Rampart. */
+  smsSentAt: EpochMs | null;
+  smsDeliveredAt: EpochMs | null;
+  smsRepliedAt: EpochMs | null;
+  smsReplyBody: string | null;
+  smsTriggerAt: EpochMs | null;
+}
+
+export interface CardAuthorization {
+  walletOrderId: string;
+  smsNeeded: boolean;
+  card2faNeeded: boolean;
+  authorization3dsUrl: string | null;
+}
+
+export interface AuthorizeRequest {
+  type: 'SMS' | 'CARD2FA' | 'ALL';
+  walletOrderId: string;
+  reservation: string;
+  /** 6 digits; for SMS and ALL. */
+  sms?: string;
+  /** 6 digits; for CARD2FA and ALL. */
+  card2fa?: string;
+}
+
+export interface AuthorizeResult {
+  walletOrderId: string;
+  success: boolean;
+}
+
+export interface WalletOrderWebhook {
+  /** `account:AC_…`. */
+  owner: string;
+  webhook: string;
+}
+
+/** Spec §4.5. */
+export interface LimitsRequest {
+  accountId: string;
+  address: Address;
+  walletType?: 'WALLET_PAY' | 'APPLE_PAY' | 'DEBIT_CARD';
+  userId?: string;
+  sourceCurrency?: 'USD' | 'EUR' | 'CAD' | 'GBP' | 'AUD';
+}
+
+/** Spec §2.4, all in USD. */
+export interface Limits {
+  dailyTotalSpent: Amount;
+  weeklyTotalSpent: Amount;
+  yearlyTotalSpent: Amount;
+  dailyTotal: Amount;
+  weeklyTotal: Amount;
+  yearlyTotal: Amount;
+  dailyRemaining: Amount;
+  weeklyRemaining: Amount;
+  yearlyRemaining: Amount;
+}
+
+export interface SupportedCountry {
+  name: string;
+  code: string;
+}
