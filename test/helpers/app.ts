@@ -28,6 +28,8 @@ export interface TestAppOptions {
    * would, so requests signed over `baseUrl` verify (default true).
    */
   loopbackPublicUrl?: boolean;
+  /** Captures the app's log lines (at env LOG_LEVEL) instead of discarding them. */
+  logStream?: { write(line: string): void };
 }
 
 export function testConfig(env: Record<string, string> = {}): Config {
@@ -51,7 +53,11 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     clock: new Clock(),
   };
   const migrations = await readMigrations();
-  const app = await buildApp(ctx, { latestMigration: migrations.at(-1)?.version ?? '', logger: false });
+  const app = await buildApp(ctx, {
+    latestMigration: migrations.at(-1)?.version ?? '',
+    logger: options.logStream !== undefined,
+    ...(options.logStream ? { logStream: options.logStream } : {}),
+  });
   await options.extend?.(app, ctx);
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
