@@ -140,6 +140,7 @@ const HOSTILE_IDS = [
   'AC_<script>',
   "1'OR'1'='1",
   'x'.repeat(190),
+  'x'.repeat(300),
   '🚀',
   'TF_AAAAAAAAAAA',
   'WO_AAAAAAAAAAA',
@@ -337,6 +338,7 @@ describe('schema-driven fuzzing of every route in /openapi.json', () => {
       `GET /v3/rates HTTP/1.1\r\nHost: x\r\nX-Api-Key: a\rInjected: 1\r\n\r\n`,
       `POST /v3/transfers HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}`,
       `GET /v3/accounts/%00 HTTP/1.1\r\nHost: x\r\n\r\n`,
+      `GET /v3/transfers/TF_${'X'.repeat(300)} HTTP/1.1\r\nHost: x\r\n\r\n`,
     ];
     for (const request of requests) {
       const answer = await rawRequest(port, [request]);

@@ -43,6 +43,13 @@ export function translateError(error: unknown): ApiError | undefined {
         'validation.contentLength',
         'Content-Length does not match the body.',
       );
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      // No id is that long: the router gives up on the segment before any route can answer.
+      return new ApiError(
+        'ValidationException',
+        'validation.pathParameterTooLong',
+        'A path segment is longer than 200 characters.',
+      );
     case 'FST_ERR_BAD_URL':
     case 'FST_ERR_ASYNC_CONSTRAINT':
       return new ApiError('ValidationException', 'validation.badUrl', 'The request URL is malformed.');
