@@ -35,6 +35,11 @@ export function createPool(settings: PoolSettings): Db {
   // An idle client losing its server (restart, failover) must not crash the process;
   // the pool drops it and the next checkout reconnects.
   pool.on('error', () => undefined);
+  // A checked-out client whose server goes away between two queries (inside a transaction,
+  // while awaiting something else) emits 'error' with no listener of the pool's attached, which
+  // would crash the process. Swallowing it is safe: the client's next query fails ("not
+  // queryable", answered as 503 database unavailable) and release() discards it.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   return pool;
 }
 

@@ -1,5 +1,6 @@
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isDatabaseUnavailable } from '../db/errors.ts';
 import { ApiError, type ErrorEnvelope, internalFault } from '../errors.ts';
 import { newExceptionId } from '../ids.ts';
 import { validationFailure } from './validation.ts';
@@ -13,6 +14,13 @@ export function translateError(error: unknown): ApiError | undefined {
   if (error instanceof ApiError) return error;
   // `throw null` or a rejected promise without a reason still reaches us: a fault, not a crash here.
   if (error === null || typeof error !== 'object') return undefined;
+  if (isDatabaseUnavailable(error)) {
+    return new ApiError(
+      'ServiceUnavailableException',
+      'service.databaseUnavailable',
+      'The database is unavailable; retry the request shortly.',
+    );
+  }
   const fastifyError = error as FastifyError;
   if (fastifyError.validation)
     return validationFailure(fastifyError.validation, fastifyError.validationContext);
@@ -66,7 +74,8 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: u
   const known = translateError(error);
   const apiError = known ?? internalFault();
   if (known) {
-    request.log.info(
+    // A 5xx we know (the database is down) is still worth an operator's attention.
+    request.log[apiError.status >= 500 ? 'warn' : 'info'](
       { exceptionId, errorCode: apiError.errorCode, status: apiError.status },
       'request rejected',
     );
