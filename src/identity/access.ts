@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../platform/context.ts';
 import { ApiError } from '../platform/errors.ts';
+import type { LimitCheck } from '../platform/http/rate-limit.ts';
 import { insertAccessAudit } from './accounts-store.ts';
 import { Authenticator } from './authenticate.ts';
 import { authErrors } from './errors.ts';
@@ -66,18 +67,15 @@ function masqueradeValue(request: FastifyRequest): string | undefined {
  * authenticate, enforce the key's IP whitelist and READONLY type, refuse untied sessions
  * outside account creation, rate-limit per key, then resolve masquerading into the Scope.
  */
-export function partnerAccess(
-  ctx: AppContext,
-  limitPerKey?: (request: FastifyRequest, reply: FastifyReply) => Promise<void>,
-) {
+export function partnerAccess(ctx: AppContext, limitPerKey?: LimitCheck) {
   const authenticator = new Authenticator(ctx);
-  return async (request: FastifyRequest, reply: FastifyReply) => {
-    if (!needsPartnerAuth(request)) return;
+  const access = async (request: FastifyRequest, reply: FastifyReply) => {
     const caller = await authenticator.authenticate(request);
     request.caller = caller;
     if (!ipAllowed(caller.ipWhitelist, request.ip)) throw authErrors.ipNotAllowed();
     if (caller.keyType === 'READONLY' && !READ_METHODS.has(request.method)) throw authErrors.readOnlyKey();
-    if (limitPerKey) await limitPerKey(request, reply);
+    const limiting = limitPerKey?.(request, reply);
+    if (limiting) await limiting;
     const account = caller.account;
     if (!account) {
       if (request.routeOptions.config.allowUntiedSession) return;
@@ -108,4 +106,7 @@ export function partnerAccess(
     }
     await audit('allowed');
   };
+  // Open routes (rates, widget, hosted pages) pass without a promise: most of their requests are short.
+  return (request: FastifyRequest, reply: FastifyReply): Promise<void> | undefined =>
+    needsPartnerAuth(request) ? access(request, reply) : undefined;
 }

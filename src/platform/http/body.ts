@@ -44,7 +44,19 @@ function acceptsRaw(request: FastifyRequest, contentType: string): boolean {
   return allowed?.includes(mediaType) === true;
 }
 
-export type BeforeParse = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+/** Authentication: a promise when it has work to do, undefined when the route needs none. */
+export type BeforeParse = (request: FastifyRequest, reply: FastifyReply) => Promise<void> | undefined;
+
+/** The JSON body, parsed now that the caller is known; an absent body reads as {} where a schema expects one. */
+function parsePendingBody(request: FastifyRequest): void {
+  if (request.jsonPending && request.rawBody) request.body = parseJsonBody(request.rawBody);
+  // Wyre clients post no body where every field is optional (or sent in the query): an absent
+  // body reads as {}, so the schema can name a missing required field instead of "not an object".
+  const rawRoute = request.routeOptions.config.rawBodyTypes !== undefined;
+  if (request.body === undefined && request.routeOptions.schema?.body !== undefined && !rawRoute) {
+    request.body = {};
+  }
+}
 
 /**
  * Bodies are read as raw bytes first and kept for signature checks. JSON is parsed only after
@@ -63,15 +75,19 @@ export function installBodyParsers(app: FastifyInstance, beforeParse?: BeforePar
       done(null, undefined);
     },
   );
-  app.addHook('preValidation', async (request, reply) => {
-    if (beforeParse) await beforeParse(request, reply);
-    if (request.jsonPending && request.rawBody) request.body = parseJsonBody(request.rawBody);
-    // Wyre clients post no body where every field is optional (or sent in the query): an absent
-    // body reads as {}, so the schema can name a missing required field instead of "not an object".
-    const rawRoute = request.routeOptions.config.rawBodyTypes !== undefined;
-    if (request.body === undefined && request.routeOptions.schema?.body !== undefined && !rawRoute) {
-      request.body = {};
-    }
+  // Callback style: requests without authentication to wait for (open routes) finish without a promise.
+  app.addHook('preValidation', (request, reply, done) => {
+    const parse = () => {
+      try {
+        parsePendingBody(request);
+      } catch (error) {
+        return done(error as Error);
+      }
+      done();
+    };
+    const authenticating = beforeParse?.(request, reply);
+    if (!authenticating) return parse();
+    authenticating.then(parse, (error: Error) => done(error));
   });
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (request, raw, done) => {
     const bytes = raw as Buffer;

@@ -65,9 +65,9 @@ export function installRequestGuards(app: FastifyInstance, respond: ErrorRespond
   });
   // A request still running when the drain began would otherwise leave its connection kept
   // alive, and server.close() would wait for the client to hang up (up to the keep-alive timeout).
-  app.addHook('onSend', async (_request, reply, payload) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (draining) reply.header('connection', 'close');
-    return payload;
+    done(null, payload);
   });
 
   // Callback style, not async: this runs on every request and a promise per hook adds up.
