@@ -1,12 +1,13 @@
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerChainJobs } from '../../src/chains/sandbox-chain.ts';
 import { JobRunner } from '../../src/platform/jobs/runner.ts';
 import { Money } from '../../src/platform/money.ts';
 import { registerWalletOrderJobs } from '../../src/wallet-orders/worker.ts';
-import { checkoutBody, checkoutLink } from '../checkout/support.ts';
+import { checkoutBody, checkoutLink, expectCardsNowhere } from '../checkout/support.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createPartner, type PartnerCredentials, signedFetch } from '../helpers/partner.ts';
+import { launchChromium, PHONE } from './support.ts';
 
 /**
  * Whole purchases through the hosted checkout in a real headless Chromium, against the real
@@ -15,16 +16,6 @@ import { createPartner, type PartnerCredentials, signedFetch } from '../helpers/
  * and a limit reached. The merchant's site is answered by the browser itself (route), so the
  * redirect and its query can be read without leaving the machine.
  */
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 const CARDS = {
   approve: '4111111111111111',
@@ -47,7 +38,7 @@ beforeAll(async () => {
   registerChainJobs(jobs, t.ctx);
   registerWalletOrderJobs(jobs, t.ctx);
   jobs.start();
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();
@@ -68,9 +59,7 @@ interface Session {
 }
 
 async function openSession(options: { phone?: boolean } = {}): Promise<Session> {
-  const context = await browser.newContext(
-    options.phone ? { viewport: { width: 375, height: 667 }, isMobile: true, hasTouch: true } : {},
-  );
+  const context = await browser.newContext(options.phone ? PHONE : {});
   // The merchant's pages, answered inside the browser.
   await context.route('https://merchant.example/**', (route) =>
     route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>Merchant</title>' }),
@@ -113,20 +102,6 @@ function merchantQuery(page: Page) {
   return Object.fromEntries(new URL(page.url()).searchParams);
 }
 
-/** Nothing of the card is kept in clear: not in any table, whatever the column. */
-async function expectCardNowhere(number: string) {
-  const { rows } = await t.database.db.query<{ table_name: string }>(
-    `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'`,
-  );
-  for (const { table_name } of rows) {
-    const found = await t.database.db.query(
-      `SELECT 1 FROM "${table_name}" AS r WHERE r::text LIKE '%' || $1 || '%' LIMIT 1`,
-      [number],
-    );
-    expect(found.rowCount, table_name).toBe(0);
-  }
-}
-
 describe('hosted checkout purchases in Chromium', () => {
   it('completes on a phone screen with the keyboard alone and returns to the merchant with API.md’s values', async () => {
     const { url, reservation } = await checkoutLink(t, partner, purchase());
@@ -163,7 +138,7 @@ describe('hosted checkout purchases in Chromium', () => {
     } finally {
       await context.close();
     }
-    await expectCardNowhere(CARDS.approve);
+    await expectCardsNowhere(t, [CARDS.approve]);
   });
 
   it('shows a decline next to the card, keeps the reservation, and succeeds with another card', async () => {

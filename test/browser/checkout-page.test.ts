@@ -1,24 +1,15 @@
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { advanceClock, checkoutBody, checkoutLink } from '../checkout/support.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createPartner, type PartnerCredentials } from '../helpers/partner.ts';
+import { launchChromium, PHONE } from './support.ts';
 
 /**
  * The hosted checkout page in a real headless Chromium (Debian's /usr/bin/chromium), before any
  * card is charged: what a buyer sees on a phone, the amount picker of an unlocked reservation,
  * keyboard use, and what happens when the link runs out. The order flows are in checkout-flow.test.ts.
  */
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 let t: TestApp;
 let partner: PartnerCredentials;
@@ -27,7 +18,7 @@ let browser: Browser;
 beforeAll(async () => {
   t = await startTestApp();
   partner = await createPartner(t);
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();
@@ -36,11 +27,7 @@ afterAll(async () => {
 
 /** A phone-sized page that records CSP violations, script errors and requests to other origins. */
 async function phonePage() {
-  const context = await browser.newContext({
-    viewport: { width: 375, height: 667 },
-    isMobile: true,
-    hasTouch: true,
-  });
+  const context = await browser.newContext(PHONE);
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('console', (message) => {

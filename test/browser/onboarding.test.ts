@@ -1,4 +1,4 @@
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   asUser,
@@ -8,29 +8,20 @@ import {
   TRANSFER_FIELDS,
   type UsersFixture,
 } from '../users/support.ts';
+import { launchChromium } from './support.ts';
 
 /**
  * The hosted KYC onboarding page in a real headless Chromium (Debian's /usr/bin/chromium; no
  * tool downloads a browser of its own): what a person sees, the simulated identity check, and
  * that user-controlled values are shown as text, never run as markup.
  */
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 let f: UsersFixture;
 let browser: Browser;
 
 beforeAll(async () => {
   f = await startUsersApp();
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();

@@ -9,6 +9,8 @@ import {
   lockedReservation,
   orderBody,
   roomyPartner,
+  startCardOrderApp,
+  testCard,
   US_ADDRESS,
 } from '../wallet-orders/support.ts';
 
@@ -16,12 +18,9 @@ let t: TestApp;
 let partner: PartnerCredentials;
 
 beforeAll(async () => {
-  t = await startTestApp({ env: { ...CARD_TEST_ENV, RAMPART_CARD_PROCESSOR_TIMEOUT_MS: '500' } });
-  partner = await roomyPartner(t);
+  ({ t, partner } = await startCardOrderApp({ env: { RAMPART_CARD_PROCESSOR_TIMEOUT_MS: '500' } }));
 });
 afterAll(async () => t.close());
-
-const card = (number: string) => ({ number, year: '2030', month: '01', cvv: '123' });
 
 describe('the sandbox processor refuses like a real one, and then nothing is stored', () => {
   it.each([
@@ -39,7 +38,7 @@ describe('the sandbox processor refuses like a real one, and then nothing is sto
     const answer = await createOrder(
       t,
       partner,
-      orderBody(partner, reservation, amount, { debitCard: card(number) }),
+      orderBody(partner, reservation, amount, { debitCard: testCard(number) }),
     );
     expect(answer.status, JSON.stringify(answer.body)).toBe(status);
     expect(answer.body.errorCode).toBe(errorCode);
@@ -69,7 +68,7 @@ describe('a slow processor within the timeout', () => {
       const answer = await createOrder(
         patient,
         p,
-        orderBody(p, reservation, amount, { debitCard: card(CARDS.slow) }),
+        orderBody(p, reservation, amount, { debitCard: testCard(CARDS.slow) }),
       );
       expect(answer.status, JSON.stringify(answer.body)).toBe(200);
       expect(answer.body.status).toBe('RUNNING_CHECKS');

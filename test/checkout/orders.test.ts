@@ -5,7 +5,15 @@ import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { expectEnvelopeResponse } from '../helpers/http.ts';
 import { createPartner, type PartnerCredentials } from '../helpers/partner.ts';
 import { masterScope } from '../orders/support.ts';
-import { advanceClock, checkoutBody, checkoutLink, postJson, snapshot } from './support.ts';
+import {
+  advanceClock,
+  checkoutBody,
+  checkoutLink,
+  pageOrderBody,
+  pageQuoteTotal,
+  postJson,
+  snapshot,
+} from './support.ts';
 
 /**
  * The checkout page's order endpoints over HTTP: POST /purchase/orders takes exactly the body of
@@ -28,36 +36,10 @@ async function lockedReservation(extra: Record<string, unknown> = {}) {
   street += 1;
   const body = checkoutBody(partner, { sourceAmount: '20', street1: `${street} Market St`, ...extra });
   const { reservation } = await checkoutLink(t, partner, body);
-  const quote = (await (
-    await postJson(t, '/purchase/quote', {
-      accountId: partner.accountId,
-      reservation,
-      sourceCurrency: 'USD',
-      destCurrency: 'ETH',
-    })
-  ).json()) as { sourceAmount: string };
-  return { reservation, total: quote.sourceAmount, street1: body.street1 as string };
-}
-
-/** What the page's script sends for a reservation: the process/partner body without ipAddress. */
-function orderBody(
-  r: { reservation: string; total: string; street1: string },
-  extra: Record<string, unknown> = {},
-) {
   return {
-    reservationId: r.reservation,
-    amount: r.total,
-    sourceCurrency: 'USD',
-    destCurrency: 'ETH',
-    dest: 'ethereum:0xBB9bc244D798123fDe783fCc1C72d3Bb8C189413',
-    referrerAccountId: partner.accountId,
-    givenName: 'Ada',
-    familyName: 'Lovelace',
-    email: 'ada@example.com',
-    phone: '+14155550100',
-    address: { street1: r.street1, city: 'San Francisco', state: 'CA', postalCode: '94105', country: 'US' },
-    debitCard: { number: '4111111111111111', year: '2030', month: '12', cvv: '123' },
-    ...extra,
+    reservation,
+    total: await pageQuoteTotal(t, partner, reservation),
+    street1: body.street1 as string,
   };
 }
 
@@ -100,7 +82,7 @@ describe('POST /purchase/orders', () => {
       [{ givenName: 'x'.repeat(101) }, 400, 'ValidationException', 'givenName'],
     ];
     for (const [changes, status, type, field, errorCode] of cases) {
-      const response = await postJson(t, '/purchase/orders', orderBody(r, changes));
+      const response = await postJson(t, '/purchase/orders', pageOrderBody(partner, r, changes));
       const envelope = await expectEnvelopeResponse(response, status, type, {
         problematicField: field,
         ...(errorCode ? { errorCode } : {}),
@@ -114,7 +96,7 @@ describe('POST /purchase/orders', () => {
       'JsonFormatException',
     );
     await expectEnvelopeResponse(await postJson(t, '/purchase/orders', '[]'), 400, 'ValidationException');
-    const huge = JSON.stringify(orderBody(r, { referenceId: 'x'.repeat(2_000_000) }));
+    const huge = JSON.stringify(pageOrderBody(partner, r, { referenceId: 'x'.repeat(2_000_000) }));
     await expectEnvelopeResponse(
       await postJson(t, '/purchase/orders', huge),
       413,
@@ -133,7 +115,7 @@ describe('POST /purchase/orders', () => {
     const before = await snapshot(t);
     for (const r of [used, expired]) {
       await expectEnvelopeResponse(
-        await postJson(t, '/purchase/orders', orderBody(r)),
+        await postJson(t, '/purchase/orders', pageOrderBody(partner, r)),
         400,
         'ValidationException',
         {
@@ -147,7 +129,11 @@ describe('POST /purchase/orders', () => {
 
   it('places the order with the connection’s IP, whatever the browser claims, and follows it by token', async () => {
     const r = await lockedReservation();
-    const response = await postJson(t, '/purchase/orders', orderBody(r, { ipAddress: '203.0.113.9' }));
+    const response = await postJson(
+      t,
+      '/purchase/orders',
+      pageOrderBody(partner, r, { ipAddress: '203.0.113.9' }),
+    );
     expect(response.status).toBe(200);
     const placed = (await response.json()) as { orderId: string; status: string; orderToken: string };
     expect(placed).toMatchObject({ orderId: expect.stringMatching(/^WO_/), status: 'RUNNING_CHECKS' });

@@ -5,7 +5,7 @@ import { withTransaction } from '../../src/platform/db/pool.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { expectEnvelopeResponse } from '../helpers/http.ts';
 import { createPartner, type PartnerCredentials } from '../helpers/partner.ts';
-import { masterScope } from '../orders/support.ts';
+import { CHECKOUT_LINK_PARAMS, masterScope } from '../orders/support.ts';
 import { advanceClock, checkoutBody, checkoutLink, postJson, snapshot } from './support.ts';
 
 /**
@@ -56,15 +56,7 @@ describe('the reservation link', () => {
     const url = new URL(link);
     expect(url.origin).toBe('https://pay.rampart.example');
     expect(url.pathname).toBe('/purchase');
-    expect([...url.searchParams.keys()]).toEqual([
-      'accountId',
-      'reservation',
-      'redirectUrl',
-      'failureRedirectUrl',
-      'utm_campaign',
-      'utm_medium',
-      'utm_source',
-    ]);
+    expect([...url.searchParams.keys()]).toEqual(CHECKOUT_LINK_PARAMS);
     expect(url.searchParams.get('reservation')).toBe(reservation);
     expect(url.searchParams.get('accountId')).toBe(partner.accountId);
   });

@@ -2,6 +2,7 @@ import { expect } from 'vitest';
 import { operatorHeaders, type TestApp } from '../helpers/app.ts';
 import type { PartnerCredentials } from '../helpers/partner.ts';
 import { ETH_ADDRESS, lockedBody, reserve } from '../orders/support.ts';
+import { CARDS, orderBody, testCard } from '../wallet-orders/support.ts';
 
 export { ETH_ADDRESS, lockedBody };
 
@@ -58,3 +59,45 @@ export function postJson(t: TestApp, path: string, body: unknown) {
 
 /** Every table but the audit trails and the replay guard (a signed request always leaves those). */
 export { snapshot } from '../orders/support.ts';
+
+/** The total the page's quote answers for a reservation: what the buyer is charged. */
+export async function pageQuoteTotal(t: TestApp, partner: PartnerCredentials, reservation: string) {
+  const response = await postJson(t, '/purchase/quote', {
+    accountId: partner.accountId,
+    reservation,
+    sourceCurrency: 'USD',
+    destCurrency: 'ETH',
+  });
+  return ((await response.json()) as { sourceAmount: string }).sourceAmount;
+}
+
+/** What the page's script sends to POST /purchase/orders: the process/partner body without ipAddress. */
+export function pageOrderBody(
+  partner: PartnerCredentials,
+  r: { reservation: string; total: string; street1: string },
+  extra: Record<string, unknown> = {},
+) {
+  // The server fills ipAddress in from the connection.
+  const { ipAddress: _ipAddress, ...body } = orderBody(partner, r.reservation, r.total, {
+    // The billing address checkoutBody prefills.
+    address: { street1: r.street1, city: 'San Francisco', state: 'CA', postalCode: '94105', country: 'US' },
+    debitCard: { ...testCard(CARDS.approve), month: '12' },
+  });
+  return { ...body, ...extra };
+}
+
+/** Nothing of these card numbers is kept in clear: not in any table, whatever the column. */
+export async function expectCardsNowhere(t: TestApp, numbers: string[]) {
+  const { rows } = await t.database.db.query<{ table_name: string }>(
+    `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'`,
+  );
+  for (const { table_name } of rows) {
+    for (const number of numbers) {
+      const found = await t.database.db.query(
+        `SELECT 1 FROM "${table_name}" AS r WHERE r::text LIKE '%' || $1 || '%' LIMIT 1`,
+        [number],
+      );
+      expect(found.rowCount, `${table_name} holds ${number}`).toBe(0);
+    }
+  }
+}

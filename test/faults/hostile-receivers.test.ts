@@ -1,9 +1,15 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { freshDatabase } from '../helpers/db.ts';
 import { freePort } from '../helpers/process.ts';
 import { expectCallbacksDelivered, expectEffectsExactlyOnce, expectLedgerClean } from './invariants.ts';
 import { acknowledged, idOf, type Op, runLoad } from './load.ts';
-import { eventually, onCleanup, runCleanups, setUpTenant, startReceiver, startServer } from './support.ts';
+import {
+  eventually,
+  runCleanups,
+  serverDatabase,
+  setUpTenant,
+  startReceiver,
+  startServer,
+} from './support.ts';
 
 /**
  * Callback receivers that hang, fail, reset, answer garbage, redirect or are not there at all,
@@ -20,8 +26,7 @@ afterAll(runCleanups);
 
 describe('slow, down and hostile callback receivers under load', () => {
   it('never hold up requests or deliveries to healthy receivers', async () => {
-    const database = await freshDatabase({ migrated: false });
-    onCleanup(() => database.drop());
+    const database = await serverDatabase();
     const server = await startServer({ databaseUrl: database.url });
     const tenant = await setUpTenant(server.remote, USERS);
     const good = await startReceiver('ok');

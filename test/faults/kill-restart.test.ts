@@ -1,14 +1,13 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { freshDatabase } from '../helpers/db.ts';
 import { freePort } from '../helpers/process.ts';
 import { expectNothingLost } from './invariants.ts';
 import { expectReplays, type Op, retryUnanswered, runLoad } from './load.ts';
 import {
   eventually,
-  onCleanup,
   runCleanups,
   type Server,
   SHORT_LEASE_SECONDS,
+  serverDatabase,
   setUpTenant,
   sleep,
   startReceiver,
@@ -40,8 +39,7 @@ describe('SIGKILL during a mixed load, then restart, repeated', () => {
   it(
     `keeps every acknowledged effect exactly once across ${CYCLES} kill-and-restart cycles`,
     async () => {
-      const database = await freshDatabase({ migrated: false });
-      onCleanup(() => database.drop());
+      const database = await serverDatabase();
       const receiver = await startReceiver();
       const port = await freePort();
       const boot = () =>

@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'vitest';
 import { operatorHeaders, TEST_MASTER_KEY, TEST_OPERATOR_TOKEN, type TestApp } from '../helpers/app.ts';
+import { freshDatabase, type TestDatabase } from '../helpers/db.ts';
 import { type PartnerCredentials, signedFetch } from '../helpers/partner.ts';
 import { freePort, type RampartProcess, spawnRampart } from '../helpers/process.ts';
 import { TRANSFER_FIELDS } from '../users/support.ts';
@@ -38,6 +39,13 @@ export async function eventually(check: () => boolean | Promise<boolean>, ms: nu
 }
 
 // ---------------------------------------------------------------- servers
+
+/** A fresh database left unmigrated (the servers under test migrate it), dropped in afterAll. */
+export async function serverDatabase(): Promise<TestDatabase> {
+  const database = await freshDatabase({ migrated: false });
+  onCleanup(() => database.drop());
+  return database;
+}
 
 export interface Server {
   run: RampartProcess;

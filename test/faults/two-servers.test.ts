@@ -1,13 +1,12 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { freshDatabase } from '../helpers/db.ts';
 import { expectNothingLost } from './invariants.ts';
 import { type Op, retryUnanswered, runLoad } from './load.ts';
 import {
   eventually,
   isAlive,
-  onCleanup,
   runCleanups,
   SHORT_LEASE_SECONDS,
+  serverDatabase,
   setUpTenant,
   sleep,
   startReceiver,
@@ -27,8 +26,7 @@ afterAll(runCleanups);
 
 describe('two servers on one database, one killed', () => {
   it('the survivor keeps serving, finishes the dead one’s work, and nothing happens twice', async () => {
-    const database = await freshDatabase({ migrated: false });
-    onCleanup(() => database.drop());
+    const database = await serverDatabase();
     const env = { RAMPART_JOB_LEASE_SECONDS: SHORT_LEASE_SECONDS };
     // Started together: migrations run once under their lock.
     const [doomed, survivor] = await Promise.all([

@@ -5,11 +5,13 @@ import { createPartner, type PartnerCredentials } from '../helpers/partner.ts';
 import { snapshot } from '../orders/support.ts';
 import {
   CARD_TEST_ENV,
+  CARDS,
   createOrder,
   lockedReservation,
   orderBody,
   postSigned,
   setLimits,
+  testCard,
   US_ADDRESS,
 } from '../wallet-orders/support.ts';
 
@@ -98,7 +100,7 @@ describe('POST /v3/widget/limits/calculate', () => {
     const amounts: string[] = [];
     for (let i = 0; i < 5; i++) {
       const { reservation, amount } = await lockedReservation(t, partner);
-      const debitCard = { number: '5200828282828210', year: '2030', month: '01', cvv: '123' };
+      const debitCard = testCard(CARDS.mastercard);
       const answer = await createOrder(
         t,
         partner,

@@ -6,6 +6,7 @@ import { createPartner, type PartnerCredentials } from '../helpers/partner.ts';
 import { createSubaccount } from '../identity/support.ts';
 import {
   BTC_TESTNET,
+  CHECKOUT_LINK_PARAMS,
   ETH_ADDRESS,
   lockedBody,
   postSigned,
@@ -45,15 +46,7 @@ describe('POST /v3/orders/reserve, rate-locked', () => {
     expect(answer.reservation).toMatch(RESERVATION_ID);
     const url = new URL(answer.url);
     expect(`${url.origin}${url.pathname}`).toBe(`${t.ctx.config.checkoutUrl}/purchase`);
-    expect([...url.searchParams.keys()]).toEqual([
-      'accountId',
-      'reservation',
-      'redirectUrl',
-      'failureRedirectUrl',
-      'utm_campaign',
-      'utm_medium',
-      'utm_source',
-    ]);
+    expect([...url.searchParams.keys()]).toEqual(CHECKOUT_LINK_PARAMS);
     expect(Object.fromEntries(url.searchParams)).toEqual({
       accountId: partner.accountId,
       reservation: answer.reservation,

@@ -10,6 +10,17 @@ export const ETH_BAD_CHECKSUM = '0xbB9bc244D798123fDe783fCc1C72d3Bb8C189413';
 export const BTC_TESTNET = 'tb1q6yn0ajs733xsk25vefrhwjey4629qt9c67y6ma';
 export const BTC_BAD_CHECKSUM = 'n4VQ5YdHf7hLQ2gWQYYrcxoE5B7nWuDFNG';
 
+/** The query parameters of a reservation's checkout link, in API.md's order. */
+export const CHECKOUT_LINK_PARAMS = [
+  'accountId',
+  'reservation',
+  'redirectUrl',
+  'failureRedirectUrl',
+  'utm_campaign',
+  'utm_medium',
+  'utm_source',
+];
+
 /** A complete rate-lock request (spec §2.1 rule 1). */
 export function lockedBody(partner: PartnerCredentials, extra: Record<string, unknown> = {}) {
   return {

@@ -1,13 +1,6 @@
-import { Writable } from 'node:stream';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.ts';
-import { Clock } from '../../src/platform/clock.ts';
-import type { AppContext } from '../../src/platform/context.ts';
-import { readMigrations } from '../../src/platform/db/migrate.ts';
 import { maskUrl } from '../../src/platform/logger.ts';
-import { testConfig } from '../helpers/app.ts';
-import { freshDatabase, type TestDatabase } from '../helpers/db.ts';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
 
 const SECRETS = {
   bearer: 'secret-value-xyz',
@@ -25,44 +18,27 @@ const SECRETS = {
   malformedJsonSecret: 'SK-MALFORMED-LEAKME',
 };
 
-let database: TestDatabase;
-let app: FastifyInstance;
-let baseUrl: string;
+let t: TestApp;
 const lines: string[] = [];
 
 beforeAll(async () => {
-  database = await freshDatabase();
-  const config = testConfig({ LOG_LEVEL: 'trace' });
-  const ctx: AppContext = {
-    config: { ...config, masterKey: config.masterKey!, operatorToken: config.operatorToken! },
-    db: database.db,
-    asyncCommitDb: database.asyncCommitDb,
-    clock: new Clock(),
-  };
-  const logStream = new Writable({
-    write(chunk, _encoding, done) {
-      lines.push(String(chunk));
-      done();
+  t = await startTestApp({
+    env: { LOG_LEVEL: 'trace' },
+    logStream: { write: (line: string) => void lines.push(line) },
+    loopbackPublicUrl: false,
+    // A handler that logs what it was sent, as handlers will when debugging: redaction must hold.
+    extend: (app) => {
+      app.post('/probe/log-body', async (request) => {
+        request.log.info({ body: request.body }, 'probe received');
+        return { ok: true };
+      });
+      app.post('/probe/boom', async () => {
+        throw new Error('database exploded');
+      });
     },
   });
-  const migrations = await readMigrations();
-  app = await buildApp(ctx, { latestMigration: migrations.at(-1)?.version ?? '', logStream });
-  // A handler that logs what it was sent, as handlers will when debugging: redaction must hold.
-  app.post('/probe/log-body', async (request) => {
-    request.log.info({ body: request.body }, 'probe received');
-    return { ok: true };
-  });
-  app.post('/probe/boom', async () => {
-    throw new Error('database exploded');
-  });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const address = app.server.address();
-  baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
 });
-afterAll(async () => {
-  await app.close();
-  await database.drop();
-});
+afterAll(async () => t?.close());
 
 const log = () => lines.join('');
 
@@ -70,7 +46,7 @@ describe('log redaction', () => {
   it('keeps credentials, secret keys and card data out of every log line', async () => {
     const statuses: number[] = [];
     const send = async (path: string, init: RequestInit = {}) => {
-      const response = await fetch(`${baseUrl}${path}`, init);
+      const response = await fetch(`${t.baseUrl}${path}`, init);
       await response.text();
       statuses.push(response.status);
       return response;
@@ -103,7 +79,7 @@ describe('log redaction', () => {
       headers: { 'content-type': 'application/json', authorization: `Bearer ${SECRETS.bearer}` },
       body: `{"secretKey":"${SECRETS.malformedJsonSecret}"`,
     });
-    const fault = await fetch(`${baseUrl}/probe/boom`, {
+    const fault = await fetch(`${t.baseUrl}/probe/boom`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ secretKey: SECRETS.bodySecretKey, cvv: SECRETS.cvv }),

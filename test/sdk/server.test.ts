@@ -13,7 +13,7 @@ import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createPartner, type PartnerCredentials } from '../helpers/partner.ts';
 import { lockedBody } from '../orders/support.ts';
 import { PNG } from '../users/fixtures.ts';
-import { TRANSFER_FIELDS } from '../users/support.ts';
+import { TRANSFER_FIELDS, US_BANK_ACCOUNT } from '../users/support.ts';
 
 /** The SDK against a real Rampart: every request is built, signed and sent by the SDK itself. */
 let t: TestApp;
@@ -132,16 +132,7 @@ describe('SDK against the server: masquerading', () => {
     const link = await signed.users.onboardingLink(user.id);
     expect(link.verificationLinkUrl).toContain('/onboarding/');
 
-    const method = await asUser.paymentMethods.create({
-      paymentMethodType: 'LOCAL_TRANSFER',
-      country: 'US',
-      currency: 'USD',
-      accountNumber: '000123456789',
-      routingNumber: '021000021',
-      accountType: 'CHECKING',
-      firstNameOnAccount: 'Ada',
-      lastNameOnAccount: 'Lovelace',
-    });
+    const method = await asUser.paymentMethods.create(US_BANK_ACCOUNT);
     expect((await asUser.paymentMethods.get(method.id)).last4Digits).toBe('6789');
     const page = await asUser.paymentMethods.list({ limit: 10 });
     expect(page.data.map((m) => m.id)).toEqual([method.id]);

@@ -4,7 +4,7 @@ import { snapshotTables } from '../helpers/db.ts';
 import { expectEnvelope } from '../helpers/http.ts';
 import { createPartner, type PartnerCredentials, signedFetch } from '../helpers/partner.ts';
 import { lockedBody } from '../orders/support.ts';
-import { asUser, TRANSFER_FIELDS } from '../users/support.ts';
+import { asUser, TRANSFER_FIELDS, US_BANK_ACCOUNT } from '../users/support.ts';
 import { lockedReservation, orderBody } from '../wallet-orders/support.ts';
 
 /**
@@ -107,12 +107,7 @@ async function ownedBy(partner: PartnerCredentials): Promise<Owned> {
   );
   const paymentMethod = await ok<{ id: string }>(
     await asUser(t, partner, userId, 'POST', '/v2/paymentMethods', {
-      paymentMethodType: 'LOCAL_TRANSFER',
-      country: 'US',
-      currency: 'USD',
-      accountNumber: '000123456789',
-      routingNumber: '021000021',
-      accountType: 'CHECKING',
+      ...US_BANK_ACCOUNT,
       firstNameOnAccount: 'Deandre',
       lastNameOnAccount: 'Reynolds',
     }),
@@ -147,6 +142,16 @@ beforeAll(async () => {
   await credit(`user:${bUserId}`, '500');
 }, 60_000);
 afterAll(async () => t.close());
+
+/** A confirmed transfer of 1 USD: what B would send to move A's money to itself. */
+const oneDollar = (source: string, dest: string) => ({
+  source,
+  sourceCurrency: 'USD',
+  sourceAmount: '1',
+  dest,
+  destCurrency: 'USD',
+  autoConfirm: true,
+});
 
 function attempts(): Attempt[] {
   const userPath = `/v3/users/${owned.userId}`;
@@ -220,14 +225,7 @@ function attempts(): Attempt[] {
       name: "masquerade as A's user to move its money",
       method: 'POST',
       path: '/v3/transfers',
-      body: {
-        source: asAUser,
-        sourceCurrency: 'USD',
-        sourceAmount: '1',
-        dest: `user:${bUserId}`,
-        destCurrency: 'USD',
-        autoConfirm: true,
-      },
+      body: oneDollar(asAUser, `user:${bUserId}`),
       masqueradeAs: asAUser,
     },
     // Body
@@ -235,28 +233,14 @@ function attempts(): Attempt[] {
       name: "transfer out of A's user as B's user",
       method: 'POST',
       path: '/v3/transfers',
-      body: {
-        source: asAUser,
-        sourceCurrency: 'USD',
-        sourceAmount: '1',
-        dest: `user:${bUserId}`,
-        destCurrency: 'USD',
-        autoConfirm: true,
-      },
+      body: oneDollar(asAUser, `user:${bUserId}`),
       masqueradeAs: `user:${bUserId}`,
     },
     {
       name: "transfer out of A's account as partner B",
       method: 'POST',
       path: '/v3/transfers',
-      body: {
-        source: `account:${owned.accountId}`,
-        sourceCurrency: 'USD',
-        sourceAmount: '1',
-        dest: `account:${b.accountId}`,
-        destCurrency: 'USD',
-        autoConfirm: true,
-      },
+      body: oneDollar(`account:${owned.accountId}`, `account:${b.accountId}`),
     },
     {
       name: "subscribe to A's account",

@@ -1,14 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.ts';
 import type { PartnerCredentials } from '../helpers/partner.ts';
-import {
-  approvedUser,
-  call,
-  credit,
-  moneyState,
-  startTransfersApp,
-  type TransfersFixture,
-} from './support.ts';
+import { aliceAndBob, call, moneyState, startTransfersApp, type TransfersFixture } from './support.ts';
 
 let f: TransfersFixture;
 let t: TestApp;
@@ -18,9 +11,7 @@ let bob: string;
 beforeAll(async () => {
   f = await startTransfersApp();
   ({ t, partner } = f);
-  alice = await approvedUser(t, partner);
-  bob = await approvedUser(t, partner);
-  await credit(t, `user:${alice}`, 'USD', '100');
+  ({ alice, bob } = await aliceAndBob(t, partner, '100'));
 });
 afterAll(async () => f.t.close());
 

@@ -38,6 +38,14 @@ export async function approvedUser(t: TestApp, partner: PartnerCredentials): Pro
   return user.id;
 }
 
+/** Two approved users, alice holding `aliceUsd` USD: the payer and payee of most transfer tests. */
+export async function aliceAndBob(t: TestApp, partner: PartnerCredentials, aliceUsd: string) {
+  const alice = await approvedUser(t, partner);
+  const bob = await approvedUser(t, partner);
+  await credit(t, `user:${alice}`, 'USD', aliceUsd);
+  return { alice, bob };
+}
+
 export async function depositAddresses(t: TestApp, partner: PartnerCredentials, userId: string) {
   const response = await asUser(t, partner, userId, 'GET', `/v3/users/${userId}`);
   return ((await response.json()) as { depositAddresses: Record<string, string> }).depositAddresses;

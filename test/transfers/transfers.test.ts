@@ -4,6 +4,7 @@ import type { TestApp } from '../helpers/app.ts';
 import { createPartner, type PartnerCredentials } from '../helpers/partner.ts';
 import {
   advanceClock,
+  aliceAndBob,
   approvedUser,
   balances,
   call,
@@ -25,9 +26,7 @@ const ETH_DEST = 'ethereum:0x52908400098527886E0F7030069857D2E4169EE7';
 beforeAll(async () => {
   f = await startTransfersApp();
   ({ t, partner } = f);
-  alice = await approvedUser(t, partner);
-  bob = await approvedUser(t, partner);
-  await credit(t, `user:${alice}`, 'USD', '1000');
+  ({ alice, bob } = await aliceAndBob(t, partner, '1000'));
   await credit(t, `account:${partner.accountId}`, 'USD', '500');
 });
 afterAll(async () => f.t.close());

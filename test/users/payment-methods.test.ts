@@ -10,6 +10,7 @@ import {
   runUserJobs,
   startUsersApp,
   TRANSFER_FIELDS,
+  US_BANK_ACCOUNT,
   type UserBody,
   userState,
 } from './support.ts';
@@ -23,17 +24,6 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-const BANK = {
-  paymentMethodType: 'LOCAL_TRANSFER',
-  country: 'US',
-  currency: 'USD',
-  accountNumber: '000123456789',
-  routingNumber: '021000021',
-  accountType: 'CHECKING',
-  firstNameOnAccount: 'Ada',
-  lastNameOnAccount: 'Lovelace',
-};
-
 interface PaymentMethodBody {
   id: string;
   status: string;
@@ -44,7 +34,7 @@ interface PaymentMethodBody {
   rejectionMessage: string | null;
 }
 
-const create = (userId: string, body: unknown = BANK, by = partner) =>
+const create = (userId: string, body: unknown = US_BANK_ACCOUNT, by = partner) =>
   asUser(t, by, userId, 'POST', '/v2/paymentMethods', body);
 
 it('ABA check digits', () => {
@@ -110,7 +100,7 @@ describe('LOCAL_TRANSFER payment methods', () => {
 
   it('the documented test account number 000111111113 is REJECTED', async () => {
     const rejected = await expectOk<PaymentMethodBody>(
-      await create(user.id, { ...BANK, accountNumber: '000111111113' }),
+      await create(user.id, { ...US_BANK_ACCOUNT, accountNumber: '000111111113' }),
     );
     await runUserJobs(t);
     const read = await expectOk<PaymentMethodBody>(
@@ -158,11 +148,19 @@ describe('refused payment methods change nothing', () => {
     user = await createUser(t, partner, {});
   });
   for (const [name, body, field] of [
-    ['a routing number with a bad check digit', { ...BANK, routingNumber: '021000022' }, 'routingNumber'],
-    ['letters in the account number', { ...BANK, accountNumber: '12ab5678' }, 'accountNumber'],
-    ['a non-US bank', { ...BANK, country: 'GB' }, 'country'],
-    ['a Plaid token type', { ...BANK, paymentMethodType: 'INTERNATIONAL_TRANSFER' }, 'paymentMethodType'],
-    ['a wrong account type', { ...BANK, accountType: 'BROKERAGE' }, 'accountType'],
+    [
+      'a routing number with a bad check digit',
+      { ...US_BANK_ACCOUNT, routingNumber: '021000022' },
+      'routingNumber',
+    ],
+    ['letters in the account number', { ...US_BANK_ACCOUNT, accountNumber: '12ab5678' }, 'accountNumber'],
+    ['a non-US bank', { ...US_BANK_ACCOUNT, country: 'GB' }, 'country'],
+    [
+      'a Plaid token type',
+      { ...US_BANK_ACCOUNT, paymentMethodType: 'INTERNATIONAL_TRANSFER' },
+      'paymentMethodType',
+    ],
+    ['a wrong account type', { ...US_BANK_ACCOUNT, accountType: 'BROKERAGE' }, 'accountType'],
   ] as const) {
     it(name, async () => {
       const before = await userState(t);

@@ -22,6 +22,18 @@ export const TRANSFER_FIELDS = {
   },
 };
 
+/** A US checking account for POST /v2/paymentMethods; the routing number passes the ABA check. */
+export const US_BANK_ACCOUNT = {
+  paymentMethodType: 'LOCAL_TRANSFER',
+  country: 'US',
+  currency: 'USD',
+  accountNumber: '000123456789',
+  routingNumber: '021000021',
+  accountType: 'CHECKING',
+  firstNameOnAccount: 'Ada',
+  lastNameOnAccount: 'Lovelace',
+} as const;
+
 export interface UserBody {
   id: string;
   status: string;

@@ -1,15 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
+import type { TestApp } from '../helpers/app.ts';
 import { type PartnerCredentials, signedFetch } from '../helpers/partner.ts';
 import {
-  CARD_TEST_ENV,
   CARDS,
   createOrder,
   lockedReservation,
   orderBody,
   postSigned,
   readOrder,
-  roomyPartner,
+  startCardOrderApp,
+  testCard,
   workerFor,
 } from './support.ts';
 
@@ -17,19 +17,16 @@ let t: TestApp;
 let partner: PartnerCredentials;
 
 beforeAll(async () => {
-  t = await startTestApp({ env: CARD_TEST_ENV });
-  partner = await roomyPartner(t);
+  ({ t, partner } = await startCardOrderApp());
 });
 afterAll(async () => t.close());
-
-const card = (number: string) => ({ number, year: '2030', month: '01', cvv: '123' });
 
 async function orderWith(number: string, extra: Record<string, unknown> = {}) {
   const { reservation, amount } = await lockedReservation(t, partner);
   const created = await createOrder(
     t,
     partner,
-    orderBody(partner, reservation, amount, { debitCard: card(number), ...extra }),
+    orderBody(partner, reservation, amount, { debitCard: testCard(number), ...extra }),
   );
   expect(created.status, JSON.stringify(created.body)).toBe(200);
   return { orderId: String(created.body.id), reservation, order: created.body };

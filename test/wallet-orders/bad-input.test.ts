@@ -1,15 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
+import type { TestApp } from '../helpers/app.ts';
 import { createPartner, type PartnerCredentials } from '../helpers/partner.ts';
 import { snapshot } from '../orders/support.ts';
 import {
-  CARD_TEST_ENV,
   createOrder,
   lockedReservation,
   orderBody,
   postSigned,
   reserve,
-  roomyPartner,
+  startCardOrderApp,
+  testCard,
 } from './support.ts';
 
 let t: TestApp;
@@ -18,21 +18,14 @@ const logLines: string[] = [];
 const PAN = '4000056655665556';
 
 beforeAll(async () => {
-  t = await startTestApp({
-    env: { ...CARD_TEST_ENV, LOG_LEVEL: 'trace' },
+  ({ t, partner } = await startCardOrderApp({
+    env: { LOG_LEVEL: 'trace' },
     logStream: { write: (line: string) => void logLines.push(line) },
-  });
-  partner = await roomyPartner(t);
+  }));
 });
 afterAll(async () => t.close());
 
-const card = (overrides: Record<string, string>) => ({
-  number: PAN,
-  year: '2030',
-  month: '01',
-  cvv: '123',
-  ...overrides,
-});
+const card = (overrides: Record<string, string>) => ({ ...testCard(PAN), ...overrides });
 
 async function expectRefused(body: unknown, status: number, errorCode: string, field?: string) {
   const before = await snapshot(t);

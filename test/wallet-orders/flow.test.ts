@@ -1,17 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_FAILING_ADDRESSES } from '../../src/chains/sandbox-chain.ts';
 import { auditLedger } from '../../src/ledger/service.ts';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
+import type { TestApp } from '../helpers/app.ts';
 import { createPartner, type PartnerCredentials } from '../helpers/partner.ts';
 import {
-  CARD_TEST_ENV,
   createOrder,
   lockedReservation,
   nonZeroBalances,
   orderBody,
   postSigned,
   readOrder,
-  roomyPartner,
+  startCardOrderApp,
   workerFor,
 } from './support.ts';
 
@@ -19,8 +18,7 @@ let t: TestApp;
 let partner: PartnerCredentials;
 
 beforeAll(async () => {
-  t = await startTestApp({ env: CARD_TEST_ENV });
-  partner = await roomyPartner(t);
+  ({ t, partner } = await startCardOrderApp());
   const hook = await postSigned(t, partner, '/v2/digitalwallet/webhook', {
     owner: `account:${partner.accountId}`,
     webhook: 'http://127.0.0.1:9/wallet-orders',

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLedger } from '../../src/ledger/service.ts';
 import { Money, roundFee, roundPayout } from '../../src/platform/money.ts';
+import type { OrderRow } from '../../src/wallet-orders/store.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { bearerFetch, createPartner, type PartnerCredentials } from '../helpers/partner.ts';
 import { lockedBody } from '../orders/support.ts';
@@ -13,6 +14,7 @@ import {
   nonZeroBalances,
   orderBody,
   setLimits,
+  testCard,
   US_ADDRESS,
   workerFor,
 } from './support.ts';
@@ -95,7 +97,7 @@ describe('invariants', () => {
       t,
       loner,
       orderBody(loner, reservation, amount, {
-        debitCard: { number: CARDS.codes, year: '2030', month: '01', cvv: '123' },
+        debitCard: testCard(CARDS.codes),
       }),
     );
     expect(created.status).toBe(200);
@@ -157,17 +159,10 @@ describe('invariants', () => {
       ids.push(String(created.body.id));
     }
     await workerFor(t).drain();
-    const { rows: orders } = await t.database.db.query<{
-      id: string;
-      status: string;
-      source_currency: string;
-      source_amount: string;
-      purchase_amount: string;
-      dest_currency: string;
-      dest_amount: string;
-      exchange_rate: string;
-      fees: Record<string, string>;
-    }>('SELECT * FROM wallet_orders WHERE id = ANY($1)', [ids]);
+    const { rows: orders } = await t.database.db.query<OrderRow>(
+      'SELECT * FROM wallet_orders WHERE id = ANY($1)',
+      [ids],
+    );
     let capturedExpected = new Money(0);
     for (const order of orders) {
       expect(order.status).toBe('COMPLETE');

@@ -3,7 +3,7 @@ import { expect } from 'vitest';
 import { registerChainJobs } from '../../src/chains/sandbox-chain.ts';
 import { JobRunner } from '../../src/platform/jobs/runner.ts';
 import { registerWalletOrderJobs } from '../../src/wallet-orders/worker.ts';
-import { operatorHeaders, type TestApp } from '../helpers/app.ts';
+import { operatorHeaders, startTestApp, type TestApp, type TestAppOptions } from '../helpers/app.ts';
 import { bearerFetch, createPartner, type PartnerCredentials, signedFetch } from '../helpers/partner.ts';
 import { ETH_ADDRESS, lockedBody, postSigned, reserve } from '../orders/support.ts';
 
@@ -25,6 +25,9 @@ export const CARDS = {
   prepaid: '4600000000000006',
 } as const;
 
+/** A documented test card with any future expiry and any three-digit CVV (docs/sandbox-cards.md). */
+export const testCard = (number: string) => ({ number, year: '2030', month: '01', cvv: '123' });
+
 export const US_ADDRESS = {
   street1: '123 Test Ave',
   city: 'Portland',
@@ -41,7 +44,7 @@ export function orderBody(
   extra: Record<string, unknown> = {},
 ) {
   return {
-    debitCard: { number: CARDS.approve, year: '2030', month: '01', cvv: '123' },
+    debitCard: testCard(CARDS.approve),
     reservationId,
     amount,
     sourceCurrency: 'USD',
@@ -116,6 +119,17 @@ export async function roomyPartner(t: TestApp, name = 'Test partner') {
     STANDARD: { daily: '100000', weekly: '100000', yearly: '100000' },
   });
   return partner;
+}
+
+export interface CardOrderFixture {
+  t: TestApp;
+  partner: PartnerCredentials;
+}
+
+/** An app for card tests (CARD_TEST_ENV, then `options.env`) with a roomyPartner. */
+export async function startCardOrderApp(options: TestAppOptions = {}): Promise<CardOrderFixture> {
+  const t = await startTestApp({ ...options, env: { ...CARD_TEST_ENV, ...options.env } });
+  return { t, partner: await roomyPartner(t) };
 }
 
 /** Balances of every ledger owner, as text, zero rows left out. */
