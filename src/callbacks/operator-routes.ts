@@ -2,8 +2,9 @@ import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
 import { operatorAction } from '../operator/auth.ts';
 import type { AppContext } from '../platform/context.ts';
-import { errorResponses, OPERATOR_SECURITY } from '../platform/http/openapi.ts';
+import { errorResponses, OPERATOR_SECURITY, withExample } from '../platform/http/openapi.ts';
 import type { DeliveryStatus } from './deliveries-store.ts';
+import { deliveryDetailAnswer, deliveryListAnswer, resentDeliveryAnswer } from './examples.ts';
 import { getCallbackDelivery, listCallbackDeliveries, resendCallback } from './operator-service.ts';
 import { Delivery, DeliveryDetail, DeliveryList, DeliveryListQuery, DeliveryParams } from './schemas.ts';
 
@@ -18,8 +19,10 @@ export const callbackOperatorRoutes: FastifyPluginAsync<{ ctx: AppContext }> = a
         tags,
         security: OPERATOR_SECURITY,
         summary: 'Callback deliveries, newest first, optionally by status',
+        description:
+          'Operator token only. Every callback (data subscriptions and wallet-order webhooks) of every partner, newest first, filtered by `status` (PENDING, DELIVERED, FAILED) and paged with `offset` and `limit` (at most 100).',
         querystring: DeliveryListQuery,
-        response: { 200: DeliveryList, ...errorResponses(400, 401) },
+        response: { 200: withExample(DeliveryList, deliveryListAnswer), ...errorResponses(400, 401) },
       },
     },
     async (request) =>
@@ -38,8 +41,10 @@ export const callbackOperatorRoutes: FastifyPluginAsync<{ ctx: AppContext }> = a
         tags,
         security: OPERATOR_SECURITY,
         summary: 'One callback delivery with every attempt',
+        description:
+          'Operator token only. One delivery with each attempt’s start, HTTP status, latency and error, to tell a receiver’s fault from ours. Unknown ids answer 404.',
         params: DeliveryParams,
-        response: { 200: DeliveryDetail, ...errorResponses(401, 404) },
+        response: { 200: withExample(DeliveryDetail, deliveryDetailAnswer), ...errorResponses(401, 404) },
       },
     },
     async (request) => getCallbackDelivery(ctx, request.params.deliveryId),
@@ -54,8 +59,10 @@ export const callbackOperatorRoutes: FastifyPluginAsync<{ ctx: AppContext }> = a
         summary: 'Queue a delivered or failed callback again',
         params: DeliveryParams,
         // Nothing to send: an empty object, or no body at all.
-        body: Type.Object({}, { additionalProperties: false }),
-        response: { 200: Delivery, ...errorResponses(400, 401, 404) },
+        description:
+          'Operator token only. Queues a DELIVERED or FAILED callback again with the configured retries; the stored body is sent with a fresh signature. A delivery still PENDING answers 400 `callbacks.deliveryPending`. Audited.',
+        body: withExample(Type.Object({}, { additionalProperties: false }), {}),
+        response: { 200: withExample(Delivery, resentDeliveryAnswer), ...errorResponses(400, 401, 404) },
       },
     },
     async (request) => {

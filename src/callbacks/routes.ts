@@ -2,7 +2,13 @@ import type { FastifyPluginAsync } from 'fastify';
 import { idempotencyScope, scopeOf } from '../identity/access.ts';
 import type { AppContext } from '../platform/context.ts';
 import { runIdempotent, sendIdempotent } from '../platform/http/idempotency.ts';
-import { errorResponses, PARTNER_SECURITY } from '../platform/http/openapi.ts';
+import { errorResponses, PARTNER_SECURITY, withExample } from '../platform/http/openapi.ts';
+import {
+  createSubscriptionRequest,
+  signingSecretAnswer,
+  subscriptionAnswer,
+  subscriptionListAnswer,
+} from './examples.ts';
 import {
   CreateSubscriptionBody,
   ListQuery,
@@ -31,8 +37,13 @@ export const callbackRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (ap
         tags,
         security: PARTNER_SECURITY,
         summary: 'Subscribe a URL to callbacks about an SRN you own',
-        body: CreateSubscriptionBody,
-        response: { 200: Subscription, ...errorResponses(400, 401, 403, 409, 422, 429) },
+        description:
+          'A partner key, for its own account, a sub-account, one of its users or a transfer it can read. When a transfer involving it is created (as its account, owner, source or destination), `{"subscriptionId", "trigger": "transfer:TF_…"}` is POSTed to notifyTarget, signed with X-Rampart-Signature (see GET /v3/subscriptions/signingSecret); fetch the transfer to see its state. Unknown and foreign SRNs answer the same 400 `validation.unknownSrn`; notifyTarget must be https to a public address in production (400 `validation.forbiddenCallbackHost`).',
+        body: withExample(CreateSubscriptionBody, createSubscriptionRequest),
+        response: {
+          200: withExample(Subscription, subscriptionAnswer),
+          ...errorResponses(400, 401, 403, 409, 422, 429),
+        },
       },
     },
     async (request, reply) => {
@@ -52,8 +63,13 @@ export const callbackRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (ap
         tags,
         security: PARTNER_SECURITY,
         summary: 'Your subscriptions, newest first (those made by a notifyUrl are not listed)',
+        description:
+          'A master account key sees every subscription of its partner; acting as a sub-account (masqueradeAs), only that account’s. Paged with `offset` and `limit` (at most 100). Subscriptions made by a transfer’s notifyUrl are not listed but can be read by id.',
         querystring: ListQuery,
-        response: { 200: SubscriptionList, ...errorResponses(400, 401, 403, 429) },
+        response: {
+          200: withExample(SubscriptionList, subscriptionListAnswer),
+          ...errorResponses(400, 401, 403, 429),
+        },
       },
     },
     async (request) =>
@@ -67,7 +83,9 @@ export const callbackRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (ap
         tags,
         security: PARTNER_SECURITY,
         summary: "The partner's callback signing secret (master account keys only)",
-        response: { 200: SigningSecret, ...errorResponses(401, 403, 429) },
+        description:
+          'The key of the HMAC-SHA256 in every callback’s X-Rampart-Signature header, so a receiver can check a callback came from this service (the SDK’s verifyCallback does). Only the master account’s own keys, unmasqueraded; others get 403.',
+        response: { 200: withExample(SigningSecret, signingSecretAnswer), ...errorResponses(401, 403, 429) },
       },
     },
     async (request) => signingSecret(ctx, scopeOf(request)),
@@ -80,8 +98,13 @@ export const callbackRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (ap
         tags,
         security: PARTNER_SECURITY,
         summary: 'One subscription (implicit ones from notifyUrl included)',
+        description:
+          'A subscription of your partner (a masqueraded sub-account: its own), with the outcome of the last callback (`failure`, `failCount`). Others answer 404.',
         params: SubscriptionParams,
-        response: { 200: Subscription, ...errorResponses(401, 403, 404, 429) },
+        response: {
+          200: withExample(Subscription, subscriptionAnswer),
+          ...errorResponses(401, 403, 404, 429),
+        },
       },
     },
     async (request) => getSubscription(ctx, scopeOf(request), request.params.subscriptionId),
@@ -94,8 +117,13 @@ export const callbackRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (ap
         tags,
         security: PARTNER_SECURITY,
         summary: 'Delete a subscription: no further callbacks (queued ones still go out)',
+        description:
+          'Stops new callbacks for this subscription and answers it as it was; callbacks already queued are still delivered. A subscription you cannot see, or one already deleted, answers 404.',
         params: SubscriptionParams,
-        response: { 200: Subscription, ...errorResponses(401, 403, 404, 429) },
+        response: {
+          200: withExample(Subscription, subscriptionAnswer),
+          ...errorResponses(401, 403, 404, 429),
+        },
       },
     },
     async (request) => removeSubscription(ctx, scopeOf(request), request.params.subscriptionId),

@@ -1,10 +1,20 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { Type } from 'typebox';
 import type { AppContext } from '../platform/context.ts';
 import { ApiError, fieldRequired } from '../platform/errors.ts';
 import { runIdempotent, sendIdempotent } from '../platform/http/idempotency.ts';
-import { errorResponses, PARTNER_SECURITY } from '../platform/http/openapi.ts';
+import { errorResponses, PARTNER_SECURITY, withExample } from '../platform/http/openapi.ts';
 import { callerOf, idempotencyScope, scopeOf } from './access.ts';
 import { createAccount, getAccount, updateAccount } from './accounts-service.ts';
+import {
+  accountAnswer,
+  createAccountRequest,
+  createdKeyAnswer,
+  createKeyRequest,
+  sessionAnswer,
+  sessionRequest,
+  updateAccountRequest,
+} from './examples.ts';
 import { createApiKey, deleteApiKey, registerSessionSecret } from './keys-service.ts';
 import {
   Account,
@@ -29,10 +39,10 @@ export const identityRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (ap
         tags: ['Authentication'],
         summary: 'Register a client-generated secret as a decentralized bearer token',
         description:
-          'Send `secretKey` (25-128 printable characters, from a CSPRNG) in the query or the JSON body.',
+          'No credentials: anyone may call it. Send `secretKey` (25-128 printable characters, from a CSPRNG) in the query or the JSON body, not both; it then works as `Authorization: Bearer <secretKey>`. `authenticatedAs` stays null until the session creates its account (POST /v3/accounts). A secret already registered is refused (400 `validation.secretKeyInUse`).',
         querystring: SessionQuery,
-        body: SessionBody,
-        response: { 200: SessionAnswer, ...errorResponses(400, 409, 422, 429) },
+        body: withExample(SessionBody, sessionRequest),
+        response: { 200: withExample(SessionAnswer, sessionAnswer), ...errorResponses(400, 409, 422, 429) },
       },
     },
     async (request, reply) => {
@@ -66,8 +76,13 @@ export const identityRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (ap
         security: PARTNER_SECURITY,
         summary:
           "Create an account: a sub-account (subaccount: true, masters) or a decentralized session's own account",
-        body: CreateAccountBody,
-        response: { 200: Account, ...errorResponses(400, 401, 403, 409, 422, 429) },
+        description:
+          'A master account key creates a custodial sub-account with `subaccount: true` (other accounts get 403 `accessDenied.forbidden`); an untied decentralized session creates its own INDIVIDUAL account and is tied to it. Any other credential already has its account (400 `validation.accountAlreadyExists`). `referrerAccountId` must be your own account id. Profile fields sent here start PENDING review.',
+        body: withExample(CreateAccountBody, createAccountRequest),
+        response: {
+          200: withExample(Account, accountAnswer),
+          ...errorResponses(400, 401, 403, 409, 422, 429),
+        },
       },
     },
     async (request, reply) => {
@@ -87,8 +102,10 @@ export const identityRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (ap
         tags: ['Accounts'],
         security: PARTNER_SECURITY,
         summary: 'Read an account (yours, or your sub-account via masqueradeAs)',
+        description:
+          'Any key of the account, or a master key for one of its sub-accounts (directly or with `masqueradeAs=AC_…`). Shows the profile fields with their review status and the ledger balances (`totalBalances` includes held amounts, `availableBalances` does not). An account outside your tree answers 404, as an unknown id does.',
         params: AccountParams,
-        response: { 200: Account, ...errorResponses(400, 401, 403, 404, 429) },
+        response: { 200: withExample(Account, accountAnswer), ...errorResponses(400, 401, 403, 404, 429) },
       },
     },
     async (request) => getAccount(ctx, scopeOf(request), request.params.accountId),
@@ -101,9 +118,14 @@ export const identityRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (ap
         tags: ['Accounts'],
         security: PARTNER_SECURITY,
         summary: 'Submit profile fields (all or nothing)',
+        description:
+          'Sets the given profile fields (PENDING review) on your account or a sub-account you reach; every field is validated before any is stored, so one bad field changes nothing (400 naming it in `problematicField`). APPROVED fields cannot change; a CLOSED account answers 403 `accessDenied.accountClosed`. READONLY keys get 403.',
         params: AccountParams,
-        body: UpdateAccountBody,
-        response: { 200: Account, ...errorResponses(400, 401, 403, 404, 409, 422, 429) },
+        body: withExample(UpdateAccountBody, updateAccountRequest),
+        response: {
+          200: withExample(Account, accountAnswer),
+          ...errorResponses(400, 401, 403, 404, 409, 422, 429),
+        },
       },
     },
     async (request, reply) => {
@@ -122,8 +144,13 @@ export const identityRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (ap
         tags: ['Authentication'],
         security: PARTNER_SECURITY,
         summary: 'Create an API key (secret shown once)',
-        body: CreateKeyBody,
-        response: { 200: CreatedKey, ...errorResponses(400, 401, 403, 409, 422, 429) },
+        description:
+          'A FULL key of the account (or a master masquerading as a sub-account) mints a FULL or READONLY key for that account; READONLY keys get 403. `ipWhitelist` takes IPv4/IPv6 addresses or CIDR ranges (empty: any address). The `secretKey` is in this answer only: store it now, it cannot be read again.',
+        body: withExample(CreateKeyBody, createKeyRequest),
+        response: {
+          200: withExample(CreatedKey, createdKeyAnswer),
+          ...errorResponses(400, 401, 403, 409, 422, 429),
+        },
       },
     },
     async (request, reply) => {
@@ -143,9 +170,11 @@ export const identityRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (ap
         tags: ['Authentication'],
         security: PARTNER_SECURITY,
         summary: 'Delete an API key; it stops working at once everywhere',
+        description:
+          'Deletes your own key or another key of your account; a master key reaches every key of its sub-accounts too, and an untied decentralized session only itself. A key outside that reach answers 404, as an unknown one does. Answers an empty object.',
         params: KeyParams,
         response: {
-          200: { type: 'object', additionalProperties: false },
+          200: withExample(Type.Object({}, { additionalProperties: false }), {}),
           ...errorResponses(401, 403, 404, 429),
         },
       },

@@ -3,8 +3,9 @@ import { Type } from 'typebox';
 import { operatorAction } from '../operator/auth.ts';
 import type { AppContext } from '../platform/context.ts';
 import { runIdempotent, sendIdempotent } from '../platform/http/idempotency.ts';
-import { errorResponses, OPERATOR_SECURITY } from '../platform/http/openapi.ts';
+import { errorResponses, OPERATOR_SECURITY, withExample } from '../platform/http/openapi.ts';
 import { type CreditInput, creditOwner } from './credits.ts';
+import { creditAnswer, creditRequest } from './examples.ts';
 
 const Amount = Type.Union([Type.String({ maxLength: 64 }), Type.Number()], {
   description: "Decimal amount as a string or number; at most the currency's decimals",
@@ -38,8 +39,10 @@ export const ledgerOperatorRoutes: FastifyPluginAsync<{ ctx: AppContext }> = asy
         tags: ['Operator'],
         security: OPERATOR_SECURITY,
         summary: 'Fund a balance from external:bank (double-entry), audited',
-        body: CreditBody,
-        response: { 200: CreditAnswer, ...errorResponses(400, 401, 409, 422) },
+        description:
+          'Operator token only. Credits an account or user (`account:AC_…`, `user:US_…`) with money received outside the service: one double-entry posting from external:bank, audited in the same transaction, answered with the owner’s balances after it. The amount must be positive within the currency’s decimals; an unknown owner or currency answers 400. Repeat safely with an Idempotency-Key.',
+        body: withExample(CreditBody, creditRequest),
+        response: { 200: withExample(CreditAnswer, creditAnswer), ...errorResponses(400, 401, 409, 422) },
       },
     },
     async (request, reply) => {

@@ -1,9 +1,16 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { operatorAction } from '../operator/auth.ts';
 import type { AppContext } from '../platform/context.ts';
-import { errorResponses, OPERATOR_SECURITY } from '../platform/http/openapi.ts';
+import { errorResponses, OPERATOR_SECURITY, withExample } from '../platform/http/openapi.ts';
 import { calculateLimits } from './calculate.ts';
 import { SUPPORTED_COUNTRIES } from './countries.ts';
+import {
+  calculateRequest,
+  limitsAnswer,
+  overrideAnswer,
+  overrideRequest,
+  supportedCountriesAnswer,
+} from './examples.ts';
 import { getLimitOverride, setLimitOverride } from './overrides.ts';
 import {
   AccountParams,
@@ -24,8 +31,10 @@ export const limitsRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app,
       schema: {
         tags,
         summary: 'Card purchase limits of a billing address, in USD (spec §4.5); no credentials',
-        body: CalculateBody,
-        response: { 200: LimitsAnswer, ...errorResponses(400, 429) },
+        description:
+          'No credentials: a checkout form may call it. The limits and what is already spent in each rolling window (24 hours, 7 days, 365 days) for this billing address under the partner `accountId`, always in USD; with `userId` the user’s own spend counts too and an approved DEBIT_CARD_L2 scope gives the higher tables. An order above any `…Remaining` is refused (400 `limits.dailyLimitReached` and siblings). Unknown accountId or userId: 400.',
+        body: withExample(CalculateBody, calculateRequest),
+        response: { 200: withExample(LimitsAnswer, limitsAnswer), ...errorResponses(400, 429) },
       },
     },
     async (request) => calculateLimits(ctx, request.body),
@@ -38,7 +47,12 @@ export const limitsRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app,
       schema: {
         tags,
         summary: 'Billing countries card purchases are sold to',
-        response: { 200: SupportedCountriesAnswer, ...errorResponses(429) },
+        description:
+          'No credentials. Every country a card’s billing address may be in, by English name, with the phone prefix and what a form should call the region line. A billing address elsewhere is refused (400 `validation.unsupportedCountry`).',
+        response: {
+          200: withExample(SupportedCountriesAnswer, supportedCountriesAnswer),
+          ...errorResponses(429),
+        },
       },
     },
     async () => SUPPORTED_COUNTRIES,
@@ -51,9 +65,11 @@ export const limitsRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app,
         tags: ['Operator'],
         security: OPERATOR_SECURITY,
         summary: 'Set a partner’s card limit tables (USD, per tier); {} restores the defaults. Audited',
+        description:
+          'Operator token only. Replaces the partner’s daily, weekly and yearly USD limits for its buyers, per tier (STANDARD, DEBIT_CARD_L2); a tier left out, or `{}`, goes back to the defaults. Daily may not exceed weekly, nor weekly yearly; at most 2 decimals. Only master accounts (400 otherwise). Audited.',
         params: AccountParams,
-        body: OverrideBody,
-        response: { 200: OverrideAnswer, ...errorResponses(400, 401) },
+        body: withExample(OverrideBody, overrideRequest),
+        response: { 200: withExample(OverrideAnswer, overrideAnswer), ...errorResponses(400, 401) },
       },
     },
     async (request) => {
@@ -71,8 +87,10 @@ export const limitsRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app,
         tags: ['Operator'],
         security: OPERATOR_SECURITY,
         summary: 'A partner’s card limit override (null tiers use the defaults)',
+        description:
+          'Operator token only. The tables set with PUT for this partner; a null tier means the default tables (by billing country) apply. Only master accounts (400 otherwise).',
         params: AccountParams,
-        response: { 200: OverrideAnswer, ...errorResponses(400, 401) },
+        response: { 200: withExample(OverrideAnswer, overrideAnswer), ...errorResponses(400, 401) },
       },
     },
     async (request) => getLimitOverride(ctx, request.params.accountId),

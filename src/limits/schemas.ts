@@ -31,10 +31,14 @@ export const CalculateBody = Type.Object(
     ),
     sourceCurrency: Type.Optional(
       Type.Union(
-        ['USD', 'EUR', 'CAD', 'GBP', 'AUD'].map((code) => Type.Literal(code)),
-        {
-          description: 'Limits are always answered in USD',
-        },
+        [
+          Type.Literal('USD'),
+          Type.Literal('EUR'),
+          Type.Literal('CAD'),
+          Type.Literal('GBP'),
+          Type.Literal('AUD'),
+        ],
+        { description: 'Limits are always answered in USD' },
       ),
     ),
   },

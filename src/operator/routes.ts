@@ -1,7 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../platform/context.ts';
-import { errorResponses, OPERATOR_SECURITY } from '../platform/http/openapi.ts';
+import { errorResponses, OPERATOR_SECURITY, withExample } from '../platform/http/openapi.ts';
 import { operatorAction } from './auth.ts';
+import { advanceClockRequest, clockAnswer } from './examples.ts';
 import { AdvanceClockBody, ClockState } from './schemas.ts';
 import { advanceSandboxClock, sandboxClockState } from './service.ts';
 
@@ -15,8 +16,10 @@ export const operatorRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (ap
         tags,
         security: OPERATOR_SECURITY,
         summary: 'Move the sandbox clock forward (sandbox only)',
-        body: AdvanceClockBody,
-        response: { 200: ClockState, ...errorResponses(400, 401, 403) },
+        description:
+          'Operator token only, sandbox only (403 `accessDenied.sandboxOnly` in production). Moves the clock that every business time uses (quote and reservation expiry, authorization codes, limit windows) forward, never back, for every process sharing the database; use it to test expiries without waiting. Audited.',
+        body: withExample(AdvanceClockBody, advanceClockRequest),
+        response: { 200: withExample(ClockState, clockAnswer), ...errorResponses(400, 401, 403) },
       },
     },
     async (request) => {
@@ -37,7 +40,9 @@ export const operatorRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (ap
         tags,
         security: OPERATOR_SECURITY,
         summary: 'Read the sandbox clock',
-        response: { 200: ClockState, ...errorResponses(401) },
+        description:
+          'Operator token only. The service clock now (epoch milliseconds) and how far it was moved ahead of real time; outside sandbox the offset is always 0.',
+        response: { 200: withExample(ClockState, clockAnswer), ...errorResponses(401) },
       },
     },
     async () => sandboxClockState(ctx),

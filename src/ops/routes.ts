@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import type { AppContext } from '../platform/context.ts';
 import { migrationsComplete } from '../platform/db/migrate.ts';
 import { ApiError } from '../platform/errors.ts';
-import { errorResponses } from '../platform/http/openapi.ts';
+import { errorResponses, withExample } from '../platform/http/openapi.ts';
 
 export interface OpsOptions {
   ctx: AppContext;
@@ -19,7 +19,15 @@ const Status = Type.Object({ status: Type.String() });
 export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (app, { ctx, metrics, latestMigration }) => {
   app.get(
     '/healthz',
-    { schema: { tags, summary: 'The process is up', response: { 200: Status, ...errorResponses() } } },
+    {
+      schema: {
+        tags,
+        summary: 'The process is up',
+        description:
+          'No credentials. Answers 200 as long as the process serves HTTP, without touching the database: a liveness probe (restart the process when it fails).',
+        response: { 200: withExample(Status, { status: 'ok' }), ...errorResponses() },
+      },
+    },
     async () => ({
       status: 'ok',
     }),
@@ -31,7 +39,9 @@ export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (app, { ctx, metr
       schema: {
         tags,
         summary: 'Database reachable and migrations applied',
-        response: { 200: Status, ...errorResponses(503) },
+        description:
+          'No credentials. 200 when the database answers and has the newest migration this build ships; otherwise 503 `service.notReady` (transient): a readiness probe (send no traffic until it passes).',
+        response: { 200: withExample(Status, { status: 'ready' }), ...errorResponses(503) },
       },
     },
     async () => {

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { operatorAction } from '../operator/auth.ts';
 import type { AppContext } from '../platform/context.ts';
-import { errorResponses, OPERATOR_SECURITY } from '../platform/http/openapi.ts';
+import { errorResponses, OPERATOR_SECURITY, withExample } from '../platform/http/openapi.ts';
+import { feeScheduleExample, referencePricesAnswer, referencePricesRequest } from './examples.ts';
 import type { FeeScheduleJson } from './fees.ts';
 import { FeeScheduleAnswer, FeeScheduleBody, ReferencePricesAnswer, ReferencePricesBody } from './schemas.ts';
 import { feeScheduleView, referencePrices, setFeeSchedule, setReferencePrices } from './service.ts';
@@ -16,8 +17,13 @@ export const pricingOperatorRoutes: FastifyPluginAsync<{ ctx: AppContext }> = as
         tags,
         security: OPERATOR_SECURITY,
         summary: 'Set reference prices in USD (used when RAMPART_RATE_SOURCE=reference)',
-        body: ReferencePricesBody,
-        response: { 200: ReferencePricesAnswer, ...errorResponses(400, 401) },
+        description:
+          'Operator token only. Sets the USD price of each currency given (`{"BTC": {"USD": "60000"}}` or `{"BTC": "60000"}`), keeping the others; quotes and /v3/rates use them at once when the rate source is `reference`. Unknown currencies and non-positive prices answer 400 and change nothing. Audited.',
+        body: withExample(ReferencePricesBody, referencePricesRequest),
+        response: {
+          200: withExample(ReferencePricesAnswer, referencePricesAnswer),
+          ...errorResponses(400, 401),
+        },
       },
     },
     async (request) => {
@@ -35,7 +41,9 @@ export const pricingOperatorRoutes: FastifyPluginAsync<{ ctx: AppContext }> = as
         tags,
         security: OPERATOR_SECURITY,
         summary: 'The reference prices in force',
-        response: { 200: ReferencePricesAnswer, ...errorResponses(401) },
+        description:
+          'Operator token only. The reference price table (in sandbox over the shipped defaults) and which source quotes use (`reference` or `feed`).',
+        response: { 200: withExample(ReferencePricesAnswer, referencePricesAnswer), ...errorResponses(401) },
       },
     },
     async () => referencePrices(ctx),
@@ -48,8 +56,10 @@ export const pricingOperatorRoutes: FastifyPluginAsync<{ ctx: AppContext }> = as
         tags,
         security: OPERATOR_SECURITY,
         summary: 'Replace the fee schedule (percent + flat per method and source currency, network fees)',
-        body: FeeScheduleBody,
-        response: { 200: FeeScheduleAnswer, ...errorResponses(400, 401) },
+        description:
+          'Operator token only. Replaces the whole schedule: per payment method and source currency a percent, a flat fee and the order bounds, and per destination currency the network fee. A method or currency left out can no longer be quoted. percent must be in [0, 50), maxOrder not below minOrder, amounts within the currency’s decimals (400 otherwise, nothing changed). Audited.',
+        body: withExample(FeeScheduleBody, feeScheduleExample),
+        response: { 200: withExample(FeeScheduleAnswer, feeScheduleExample), ...errorResponses(400, 401) },
       },
     },
     async (request) => {
@@ -67,7 +77,9 @@ export const pricingOperatorRoutes: FastifyPluginAsync<{ ctx: AppContext }> = as
         tags,
         security: OPERATOR_SECURITY,
         summary: 'The fee schedule in force',
-        response: { 200: FeeScheduleAnswer, ...errorResponses(401) },
+        description:
+          'Operator token only. The schedule quotes use now, amounts as exact decimal strings: the shipped default until an operator replaced it.',
+        response: { 200: withExample(FeeScheduleAnswer, feeScheduleExample), ...errorResponses(401) },
       },
     },
     async () => feeScheduleView(ctx),

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../platform/context.ts';
 import { invalidValue } from '../platform/errors.ts';
-import { errorResponses } from '../platform/http/openapi.ts';
+import { errorResponses, withExample } from '../platform/http/openapi.ts';
+import { ratesAnswer } from './examples.ts';
 import type { RatesView } from './rates.ts';
 import { RatesAnswer, RatesQuery } from './schemas.ts';
 import { ratesAs, startPricing } from './service.ts';
@@ -20,8 +21,10 @@ export const pricingRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app
       schema: {
         tags: ['Rates'],
         summary: 'Exchange rates keyed <FROM><TO> (as=DIVISOR|MULTIPLIER|PRICED)',
+        description:
+          'No credentials. Every pair the service can price, keyed `<FROM><TO>`: DIVISOR (default) means sourceAmount / rate = destAmount, MULTIPLIER sourceAmount × rate = destAmount, PRICED gives both sides as `{FROM: n, TO: n}`. Card quotes add fees on top of these. An unknown `as` answers 400; 503 `rates.stale` (transient) while no fresh price exists.',
         querystring: RatesQuery,
-        response: { 200: RatesAnswer, ...errorResponses(400, 429, 503) },
+        response: { 200: withExample(RatesAnswer, ratesAnswer), ...errorResponses(400, 429, 503) },
       },
     },
     async (request, reply) => {

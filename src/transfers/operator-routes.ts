@@ -2,8 +2,9 @@ import type { FastifyPluginAsync } from 'fastify';
 import { operatorAction } from '../operator/auth.ts';
 import type { AppContext } from '../platform/context.ts';
 import { runIdempotent, sendIdempotent } from '../platform/http/idempotency.ts';
-import { errorResponses, OPERATOR_SECURITY } from '../platform/http/openapi.ts';
+import { errorResponses, OPERATOR_SECURITY, withExample } from '../platform/http/openapi.ts';
 import { simulateDeposit } from './deposits.ts';
+import { depositAnswer, depositRequest } from './examples.ts';
 import { DepositAnswer, DepositBody } from './schemas.ts';
 
 export const transfersOperatorRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => {
@@ -15,9 +16,12 @@ export const transfersOperatorRoutes: FastifyPluginAsync<{ ctx: AppContext }> = 
         security: OPERATOR_SECURITY,
         summary: 'Sandbox only: simulate an incoming chain deposit to a deposit address',
         description:
-          'dest is a deposit address (bare or as <chain>:<address>); its owner is credited from external:chain:<chain>.',
-        body: DepositBody,
-        response: { 200: DepositAnswer, ...errorResponses(400, 401, 403, 404, 409, 422) },
+          'Operator token only, sandbox only (403 `accessDenied.sandboxOnly` in production). dest is a deposit address (bare or as <chain>:<address>); its owner is credited from external:chain:<chain> in one double-entry posting. An unknown address answers 404; a currency the chain cannot carry 400. Audited; repeat safely with an Idempotency-Key.',
+        body: withExample(DepositBody, depositRequest),
+        response: {
+          200: withExample(DepositAnswer, depositAnswer),
+          ...errorResponses(400, 401, 403, 404, 409, 422),
+        },
       },
     },
     async (request, reply) => {

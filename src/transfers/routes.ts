@@ -2,7 +2,14 @@ import type { FastifyPluginAsync } from 'fastify';
 import { idempotencyScope, scopeOf } from '../identity/access.ts';
 import type { AppContext } from '../platform/context.ts';
 import { runIdempotent, sendIdempotent } from '../platform/http/idempotency.ts';
-import { errorResponses, PARTNER_SECURITY } from '../platform/http/openapi.ts';
+import { errorResponses, PARTNER_SECURITY, withExample } from '../platform/http/openapi.ts';
+import {
+  completedTransferAnswer,
+  createTransferRequest,
+  transferListAnswer,
+  unconfirmedTransferAnswer,
+  withdrawalAnswer,
+} from './examples.ts';
 import {
   ConfirmBody,
   CreateTransferBody,
@@ -25,9 +32,12 @@ export const transfersRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (a
         security: PARTNER_SECURITY,
         summary: 'Create a transfer between accounts, users (masqueradeAs=user:…) and chain addresses',
         description:
-          'preview: quote only (PREVIEW). autoConfirm: settles at once (COMPLETED, or PENDING until the chain confirms a withdrawal). Otherwise UNCONFIRMED with the source amount held until confirm or expiresAt.',
-        body: CreateTransferBody,
-        response: { 200: Transfer, ...errorResponses(400, 401, 403, 409, 422, 429, 503) },
+          'Sends from the account or user you act as (a user through masqueradeAs=user:US_…, whose TRANSFER scope must be APPROVED); another source answers 403. preview: quote only (PREVIEW). autoConfirm: settles at once (COMPLETED, or PENDING until the chain confirms a withdrawal). Otherwise UNCONFIRMED with the source amount held until confirm or expiresAt (15 minutes). Send sourceAmount or destAmount, not both; fees come on top unless amountIncludesFees. Notable errors: 400 InsufficientFundsException, `validation.unknownDest` (dest outside your partner), `validation.duplicateCustomId`, `validation.invalidAddress`. `notifyUrl` subscribes that URL to this transfer.',
+        body: withExample(CreateTransferBody, createTransferRequest),
+        response: {
+          200: withExample(Transfer, unconfirmedTransferAnswer),
+          ...errorResponses(400, 401, 403, 409, 422, 429, 503),
+        },
       },
     },
     async (request, reply) => {
@@ -47,9 +57,14 @@ export const transfersRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (a
         tags,
         security: PARTNER_SECURITY,
         summary: 'Confirm an UNCONFIRMED transfer before its expiresAt',
+        description:
+          'The account or user that created the transfer; the body is empty (`{}` or nothing). The held amount moves: COMPLETED between accounts and users, PENDING until the chain confirms a withdrawal. Not UNCONFIRMED any more: 400 TransferException `transfer.notUnconfirmed`; past expiresAt: 400 `transfer.expired` (create a new one).',
         params: TransferParams,
-        body: ConfirmBody,
-        response: { 200: Transfer, ...errorResponses(400, 401, 403, 404, 409, 422, 429) },
+        body: withExample(ConfirmBody, {}),
+        response: {
+          200: withExample(Transfer, completedTransferAnswer),
+          ...errorResponses(400, 401, 403, 404, 409, 422, 429),
+        },
       },
     },
     async (request, reply) => {
@@ -68,8 +83,13 @@ export const transfersRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (a
         tags,
         security: PARTNER_SECURITY,
         summary: 'Read a transfer (spec §4.6)',
+        description:
+          'A master account key sees every transfer of its partner; acting as a sub-account or user (masqueradeAs), only the transfers it sends or receives. A chain withdrawal carries its `blockchainTx` once sent; `statusHistories` lists every step. Transfers you cannot see answer 404 like unknown ids.',
         params: TransferParams,
-        response: { 200: Transfer, ...errorResponses(400, 401, 403, 404, 429) },
+        response: {
+          200: withExample(Transfer, withdrawalAnswer),
+          ...errorResponses(400, 401, 403, 404, 429),
+        },
       },
     },
     async (request) => getTransfer(ctx.db, scopeOf(request), request.params.transferId),
@@ -82,8 +102,13 @@ export const transfersRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (a
         tags,
         security: PARTNER_SECURITY,
         summary: 'Transfer history, newest first: offset with limit (or length), at most 100',
+        description:
+          'Newest first: a master account key lists every transfer of its partner; acting as a sub-account or user (masqueradeAs), the transfers it sends or receives. `recordsTotal` counts them all for paging; `limit` (or Wyre’s `length`) at most 100, default 25.',
         querystring: TransferListQuery,
-        response: { 200: TransferList, ...errorResponses(400, 401, 403, 429) },
+        response: {
+          200: withExample(TransferList, transferListAnswer),
+          ...errorResponses(400, 401, 403, 429),
+        },
       },
     },
     async (request) => listTransfers(ctx.db, scopeOf(request), request.query),

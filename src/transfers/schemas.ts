@@ -77,9 +77,15 @@ const BlockchainTx = Type.Object({
 
 export const Transfer = Type.Object({
   id: Type.String(),
-  status: Type.Union(
-    ['PREVIEW', 'UNCONFIRMED', 'PENDING', 'COMPLETED', 'FAILED', 'EXPIRED'].map((s) => Type.Literal(s)),
-  ),
+  // Literals spelt out (not mapped from an array) so Static<> keeps them: examples are typed by it.
+  status: Type.Union([
+    Type.Literal('PREVIEW'),
+    Type.Literal('UNCONFIRMED'),
+    Type.Literal('PENDING'),
+    Type.Literal('COMPLETED'),
+    Type.Literal('FAILED'),
+    Type.Literal('EXPIRED'),
+  ]),
   owner: Type.String(),
   source: Type.String(),
   dest: Type.String(),

@@ -2,7 +2,14 @@ import type { FastifyPluginAsync } from 'fastify';
 import { idempotencyScope, scopeOf } from '../identity/access.ts';
 import type { AppContext } from '../platform/context.ts';
 import { runIdempotent, sendIdempotent } from '../platform/http/idempotency.ts';
-import { errorResponses, PARTNER_SECURITY } from '../platform/http/openapi.ts';
+import { errorResponses, PARTNER_SECURITY, withExample } from '../platform/http/openapi.ts';
+import {
+  activePaymentMethodAnswer,
+  createPaymentMethodRequest,
+  disabledPaymentMethodAnswer,
+  paymentMethodAnswer,
+  paymentMethodListAnswer,
+} from './examples.ts';
 import {
   createPaymentMethod,
   deletePaymentMethod,
@@ -28,8 +35,13 @@ export const paymentMethodRoutes: FastifyPluginAsync<{ ctx: AppContext }> = asyn
         tags,
         security: PARTNER_SECURITY,
         summary: 'Attach a US bank account (LOCAL_TRANSFER); PENDING until verified',
-        body: CreatePaymentMethodBody,
-        response: { 200: PaymentMethod, ...errorResponses(400, 401, 403, 409, 422, 429) },
+        description:
+          'Masquerading as the user (`masqueradeAs=user:US_…`). Only LOCAL_TRANSFER accounts in the US holding USD; routing and account numbers are checked, and the account number is stored sealed: answers show its last 4 digits only. Starts PENDING; the bank verification makes it ACTIVE or REJECTED. A CLOSED user answers 403.',
+        body: withExample(CreatePaymentMethodBody, createPaymentMethodRequest),
+        response: {
+          200: withExample(PaymentMethod, paymentMethodAnswer),
+          ...errorResponses(400, 401, 403, 409, 422, 429),
+        },
       },
     },
     async (request, reply) => {
@@ -48,8 +60,13 @@ export const paymentMethodRoutes: FastifyPluginAsync<{ ctx: AppContext }> = asyn
         tags,
         security: PARTNER_SECURITY,
         summary: "The user's payment methods",
+        description:
+          'Masquerading as the user. The user’s bank accounts, oldest first, paged with `offset` and `limit` (at most 100); deleted (DISABLED) ones are left out.',
         querystring: ListQuery,
-        response: { 200: PaymentMethodList, ...errorResponses(400, 401, 403, 429) },
+        response: {
+          200: withExample(PaymentMethodList, paymentMethodListAnswer),
+          ...errorResponses(400, 401, 403, 429),
+        },
       },
     },
     async (request) =>
@@ -63,8 +80,13 @@ export const paymentMethodRoutes: FastifyPluginAsync<{ ctx: AppContext }> = asyn
         tags,
         security: PARTNER_SECURITY,
         summary: 'One payment method',
+        description:
+          'Masquerading as the user who owns it. Another user’s method, a deleted one or an unknown id answers 404 `NotFoundException`.',
         params: PaymentMethodParams,
-        response: { 200: PaymentMethod, ...errorResponses(401, 403, 404, 429) },
+        response: {
+          200: withExample(PaymentMethod, activePaymentMethodAnswer),
+          ...errorResponses(401, 403, 404, 429),
+        },
       },
     },
     async (request) => getPaymentMethod(ctx, scopeOf(request), request.params.paymentMethodId),
@@ -77,8 +99,13 @@ export const paymentMethodRoutes: FastifyPluginAsync<{ ctx: AppContext }> = asyn
         tags,
         security: PARTNER_SECURITY,
         summary: 'Disable a payment method',
+        description:
+          'Masquerading as the user who owns it. The method becomes DISABLED (kept for the record, never usable again) and is answered as it now is; deleting it twice answers 404.',
         params: PaymentMethodParams,
-        response: { 200: PaymentMethod, ...errorResponses(401, 403, 404, 429) },
+        response: {
+          200: withExample(PaymentMethod, disabledPaymentMethodAnswer),
+          ...errorResponses(401, 403, 404, 429),
+        },
       },
     },
     async (request) => deletePaymentMethod(ctx, scopeOf(request), request.params.paymentMethodId),

@@ -3,9 +3,16 @@ import { idempotencyScope, scopeOf } from '../identity/access.ts';
 import { registerUserOwnerLookup } from '../identity/masquerade.ts';
 import type { AppContext } from '../platform/context.ts';
 import { runIdempotent, sendIdempotent } from '../platform/http/idempotency.ts';
-import { errorResponses, PARTNER_SECURITY } from '../platform/http/openapi.ts';
+import { errorResponses, PARTNER_SECURITY, withExample } from '../platform/http/openapi.ts';
 import { ACCEPTED_MEDIA_TYPES } from './document-type.ts';
 import { MAX_DOCUMENT_BYTES, uploadDocument } from './documents-service.ts';
+import {
+  createdUserAnswer,
+  createUserRequest,
+  onboardingAnswer,
+  updateUserRequest,
+  userAnswer,
+} from './examples.ts';
 import { onboardingLink } from './onboarding-service.ts';
 import { cachedOwnerLookup } from './owner-cache.ts';
 import {
@@ -34,8 +41,13 @@ export const usersRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app, 
         tags,
         security: PARTNER_SECURITY,
         summary: 'Create a user (master account with the Users API enabled)',
-        body: CreateUserBody,
-        response: { 200: User, ...errorResponses(400, 401, 403, 409, 422, 429) },
+        description:
+          'A master account key whose Users API the operator enabled, acting as itself (no masqueradeAs); otherwise 403. The user gets the scopes asked for (default: TRANSFER) and deposit addresses on the `blockchains` given; the fields sent are checked all or nothing (unknown fieldId: 400 `validation.unknownField`). A scope whose requirements are all met goes to review (in sandbox it is approved at once).',
+        body: withExample(CreateUserBody, createUserRequest),
+        response: {
+          200: withExample(User, createdUserAnswer),
+          ...errorResponses(400, 401, 403, 409, 422, 429),
+        },
       },
     },
     async (request, reply) => {
@@ -54,9 +66,11 @@ export const usersRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app, 
         tags,
         security: PARTNER_SECURITY,
         summary: 'Read a user (masqueradeAs=user:<id>); scopes= narrows to what those scopes require',
+        description:
+          'The partner masquerading as this same user (`masqueradeAs=user:US_…`); any other user, or no masquerade, answers 403 `accessDenied.forbidden` whether or not the user exists. Shows each field with its status and review error, each scope with what it still needs, deposit addresses and balances.',
         params: UserParams,
         querystring: UserQuery,
-        response: { 200: User, ...errorResponses(400, 401, 403, 429) },
+        response: { 200: withExample(User, userAnswer), ...errorResponses(400, 401, 403, 429) },
       },
     },
     async (request) => getUser(ctx, scopeOf(request), request.params.userId, request.query.scopes),
@@ -69,9 +83,11 @@ export const usersRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app, 
         tags,
         security: PARTNER_SECURITY,
         summary: 'Submit user fields (masqueradeAs=user:<id>); all or nothing',
+        description:
+          'Masquerading as this user. Submits KYC fields the user still has OPEN, adds scopes or deposit-address blockchains; every field is checked before any is stored. Fields under review or approved are locked (400 `validation.fieldLocked`); documents are uploaded with POST /v3/users/{userId}/{fieldId}. A CLOSED user answers 403 `accessDenied.userClosed`.',
         params: UserParams,
-        body: UpdateUserBody,
-        response: { 200: User, ...errorResponses(400, 401, 403, 409, 422, 429) },
+        body: withExample(UpdateUserBody, updateUserRequest),
+        response: { 200: withExample(User, userAnswer), ...errorResponses(400, 401, 403, 409, 422, 429) },
       },
     },
     async (request, reply) => {
@@ -90,8 +106,13 @@ export const usersRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app, 
         tags,
         security: PARTNER_SECURITY,
         summary: 'The hosted KYC onboarding link for a user (masqueradeAs=user:<id>)',
+        description:
+          'Masquerading as this user. A signed link to the hosted onboarding page, valid for an hour; send the user there when a scope says `onboardingRequired` (ACH, DEBIT_CARD_L2). Ask again for a fresh link; `status` tells whether the user already submitted.',
         params: UserParams,
-        response: { 200: OnboardingAnswer, ...errorResponses(400, 401, 403, 429) },
+        response: {
+          200: withExample(OnboardingAnswer, onboardingAnswer),
+          ...errorResponses(400, 401, 403, 429),
+        },
       },
     },
     async (request) => onboardingLink(ctx, scopeOf(request), request.params.userId),
@@ -108,6 +129,8 @@ export const usersRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app, 
         tags,
         security: PARTNER_SECURITY,
         summary: 'Upload an identity document (raw body, at most 7.75 MiB; PDF, JPEG, PNG, DOC, DOCX)',
+        description:
+          'Masquerading as this user. The body is the file itself with its Content-Type; the content must match that type (400 `validation.contentTypeMismatch`), an empty file is refused. `docType` must suit the field (e.g. `governmentIdFront`: GOVT_ID, DRIVING_LICENSE, PASSPORT_CARD or PASSPORT). Larger than 7.75 MiB: 413; other media types: 415. Answers 204 with no body.',
         params: DocumentParams,
         querystring: DocumentQuery,
         // Documentation of the raw body only: each media type's schema accepts any bytes, and the

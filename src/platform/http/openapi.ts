@@ -1,7 +1,8 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
-import { Type } from 'typebox';
+import { type Static, type TSchema, Type } from 'typebox';
+import { EXAMPLE_ERROR } from './examples.ts';
 
 /** OpenAPI security requirements: partner routes take a signature (key + signature) or a bearer secret. */
 export const PARTNER_SECURITY: Record<string, string[]>[] = [
@@ -24,8 +25,20 @@ export const ErrorEnvelopeSchema = Type.Object(
     transient: Type.Boolean({ description: 'True when retrying the same request may succeed' }),
     problematicField: Type.Optional(Type.String()),
   },
-  { $id: 'ErrorEnvelope', title: 'Wyre error envelope' },
+  { $id: 'ErrorEnvelope', title: 'Wyre error envelope', examples: [EXAMPLE_ERROR] },
 );
+
+/**
+ * `schema` with one example of a request or answer (JSON Schema `examples`; @fastify/swagger
+ * moves a top-level one onto the media type, where /docs shows it). `Static<T>` makes the
+ * compiler hold the example to the schema; test/ops/openapi-completeness.test.ts validates it
+ * again against the published document. A copy, with TypeBox's hidden kind kept, so a schema
+ * shared by several routes is never changed; `examples` is an annotation: validation is the same.
+ */
+export function withExample<T extends TSchema>(schema: T, example: Static<T>): T {
+  const copy = Object.defineProperties({}, Object.getOwnPropertyDescriptors(schema)) as T;
+  return Object.assign(copy, { examples: [example] });
+}
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'Invalid request (ValidationException, FieldRequiredException, JsonFormatException, …)',
