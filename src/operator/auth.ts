@@ -14,7 +14,8 @@ declare module 'fastify' {
 function bearerToken(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
   if (typeof header !== 'string') return undefined;
-  const match = /^Bearer ([\x21-\x7e]{1,512})$/.exec(header);
+  // The scheme name is case-insensitive (RFC 9110 §11.1); the token is not.
+  const match = /^Bearer ([\x21-\x7e]{1,512})$/i.exec(header);
   return match?.[1];
 }
 
@@ -47,6 +48,12 @@ export function installOperatorAuth(app: FastifyInstance, ctx: AppContext) {
       remoteIp: request.ip,
     }).catch((error) => request.log.error({ err: error }, 'operator audit write failed'));
   };
+  // An unknown path under /operator/ asks for the token too, so that without it nobody can tell
+  // which operator routes exist (404/405 would say). Only unmatched requests take this branch.
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (!request.is404 || !request.url.startsWith('/operator/')) return done();
+    checkToken(request).then(() => done(), done);
+  });
   app.addHook('onRoute', (route) => {
     if (!route.url.startsWith('/operator/')) return;
     route.onRequest = [checkToken, ...hookList(route.onRequest)];

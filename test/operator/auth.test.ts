@@ -117,4 +117,32 @@ describe('operator authentication', () => {
     });
     expect(await nextAuditRow(count)).toMatchObject({ actor: 'operator', outcome: 'rejected', status: 400 });
   });
+
+  it('takes the scheme name in any case (RFC 9110), the token only exactly', async () => {
+    for (const scheme of ['bearer', 'BEARER']) {
+      const response = await fetch(`${t.baseUrl}/operator/v1/sandbox/clock`, {
+        headers: { authorization: `${scheme} ${TEST_OPERATOR_TOKEN}` },
+      });
+      expect(response.status).toBe(200);
+    }
+    const response = await fetch(`${t.baseUrl}/operator/v1/sandbox/clock`, {
+      headers: { authorization: `Bearer ${TEST_OPERATOR_TOKEN.toUpperCase()}` },
+    });
+    expect(response.status).toBe(401);
+  });
+
+  it('answers an unknown operator path 401 without the token, so routes cannot be enumerated; 404/405 with it', async () => {
+    for (const [method, path] of [
+      ['GET', '/operator/v1/nothing-here'],
+      ['DELETE', '/operator/v1/sandbox/clock'],
+      ['GET', '/operator/'],
+    ] as const) {
+      const anonymous = await fetch(`${t.baseUrl}${path}`, { method });
+      await expectEnvelopeResponse(anonymous, 401, 'AccessDeniedException', {
+        errorCode: 'accessDenied.invalidOperatorToken',
+      });
+      const withToken = await fetch(`${t.baseUrl}${path}`, { method, headers: operatorHeaders() });
+      expect([404, 405]).toContain(withToken.status);
+    }
+  });
 });
