@@ -24,6 +24,14 @@ export interface BenchConfig {
   pgbenchScale: number;
   /** Rows pre-populated for baseline (b)'s primary-key SELECT. */
   kvRows: number;
+  /** Users the spread-out transfer scenario moves money between (issue 6). */
+  transferUsers: number;
+  /** Postings in the ledger of the small and the large ledger database (issue 6's flat-read figure). */
+  ledgerPostingsSmall: number;
+  ledgerPostingsLarge: number;
+  /** Past card orders of the light and the heavy billing address (issue 7's flat-limits figure). */
+  spendOrdersSmall: number;
+  spendOrdersLarge: number;
   coldStartRuns: number;
   embeddedPgPort: number;
   /** Scenario ids (and `pgbench`, `cold-start`) to run; undefined runs everything. */
@@ -33,9 +41,9 @@ export interface BenchConfig {
   keptRuns: number;
 }
 
-type Env = Record<string, string | undefined>;
+export type Env = Record<string, string | undefined>;
 
-function positiveInt(env: Env, name: string, fallback: number, max: number): number {
+export function positiveInt(env: Env, name: string, fallback: number, max: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
@@ -81,6 +89,11 @@ export function loadBenchConfig(env: Env = process.env): BenchConfig {
     pgbenchThreads: 2,
     pgbenchScale: positiveInt(env, 'BENCH_PGBENCH_SCALE', 16, 1000),
     kvRows: positiveInt(env, 'BENCH_KV_ROWS', 10_000, 10_000_000),
+    transferUsers: positiveInt(env, 'BENCH_TRANSFER_USERS', 100, 10_000),
+    ledgerPostingsSmall: positiveInt(env, 'BENCH_LEDGER_POSTINGS_SMALL', 10_000, 100_000_000),
+    ledgerPostingsLarge: positiveInt(env, 'BENCH_LEDGER_POSTINGS_LARGE', 1_000_000, 100_000_000),
+    spendOrdersSmall: positiveInt(env, 'BENCH_SPEND_ORDERS_SMALL', 10, 10_000_000),
+    spendOrdersLarge: positiveInt(env, 'BENCH_SPEND_ORDERS_LARGE', 100_000, 10_000_000),
     coldStartRuns: nonNegativeInt(env, 'BENCH_COLD_START_RUNS', 3, 20),
     embeddedPgPort: positiveInt(env, 'BENCH_EMBEDDED_PG_PORT', 54391, 65535),
     only: only ? new Set(only.split(',').map((id) => id.trim())) : undefined,

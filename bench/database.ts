@@ -12,11 +12,57 @@ async function withClient<T>(url: string, fn: (client: pg.Client) => Promise<T>)
   }
 }
 
-export async function recreateBenchDatabase(config: BenchConfig): Promise<void> {
+/** `name` must be a plain identifier (config.ts checks BENCH_DB_NAME; suffixes are ours). */
+export async function recreateDatabase(config: BenchConfig, name: string): Promise<void> {
   await withClient(`${config.pgServerUrl}/postgres`, async (client) => {
     // FORCE: a server left over from an interrupted run must not keep the old database alive.
-    await client.query(`DROP DATABASE IF EXISTS ${config.databaseName} WITH (FORCE)`);
-    await client.query(`CREATE DATABASE ${config.databaseName}`);
+    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await client.query(`CREATE DATABASE ${name}`);
+  });
+}
+
+export async function dropDatabase(config: BenchConfig, name: string): Promise<void> {
+  await withClient(`${config.pgServerUrl}/postgres`, async (client) => {
+    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  });
+}
+
+export async function recreateBenchDatabase(config: BenchConfig): Promise<void> {
+  await recreateDatabase(config, config.databaseName);
+}
+
+/** Writes dirty buffers out now, so a bulk load's checkpoint does not land in a later measurement. */
+export async function checkpoint(url: string): Promise<void> {
+  await withClient(url, async (client) => {
+    await client.query('CHECKPOINT');
+  });
+}
+
+/**
+ * Waits until the job runner has no due work left (jobs due within `aheadMs` count, so a chain
+ * send queued a moment ago is waited for too; periodic singleton jobs do not). Some scenarios
+ * leave work behind every request (card orders are processed by the worker); measuring the next
+ * scenario while that drains would charge it for the previous one's work. Answers the ms waited
+ * and the jobs still due when `maxMs` ran out.
+ */
+export async function waitForDueJobs(
+  url: string,
+  maxMs: number,
+  aheadMs = 3000,
+): Promise<{ waitedMs: number; left: number }> {
+  const startedAt = performance.now();
+  return withClient(url, async (client) => {
+    for (;;) {
+      const { rows } = await client.query<{ due: string }>(
+        `SELECT count(*) AS due FROM jobs WHERE state IN ('pending', 'running') AND singleton_key IS NULL
+           AND run_at <= now() + make_interval(secs => $1::float8 / 1000)`,
+        [aheadMs],
+      );
+      const left = Number(rows[0]?.due ?? 0);
+      const waitedMs = performance.now() - startedAt;
+      if (left === 0 || waitedMs > maxMs) return { waitedMs, left };
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
   });
 }
 

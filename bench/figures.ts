@@ -6,7 +6,6 @@
  */
 import type { ColdStartResult } from './cold-start.ts';
 import type { PacedResult } from './load.ts';
-import { median } from './stats.ts';
 
 export type FigureDefinition =
   /** Median over rounds of (scenario req/s ÷ baseline req/s in the same round) ≥ min. */
@@ -17,7 +16,31 @@ export type FigureDefinition =
    */
   | { kind: 'p99-at-load-share'; description: string; scenario: string; loadShare: number; maxP99Ms: number }
   /** Slowest of the timed cold starts < maxMs. */
-  | { kind: 'cold-start'; description: string; maxMs: number };
+  | { kind: 'cold-start'; description: string; maxMs: number }
+  /**
+   * Median over rounds of (scenario req/s ÷ baseline req/s in the same round) within 1 ± maxChange:
+   * the same route on data of different sizes.
+   */
+  | { kind: 'throughput-flat'; description: string; scenario: string; baseline: string; maxChange: number }
+  /**
+   * Scenario and baseline each offered loadShare of the baseline's median req/s at a fixed rate,
+   * alternately; the median over rounds of (scenario p50 ÷ baseline p50) within 1 ± maxChange.
+   */
+  | {
+      kind: 'latency-flat';
+      description: string;
+      scenario: string;
+      baseline: string;
+      loadShare: number;
+      maxChange: number;
+    };
+
+/** Figures comparing a scenario with another measurement (a scenario, or `pgbench`) in the same rounds. */
+export type ComparedFigure = Extract<FigureDefinition, { baseline: string }>;
+
+export function isCompared(figure: FigureDefinition): figure is ComparedFigure {
+  return 'baseline' in figure;
+}
 
 export const figures: readonly FigureDefinition[] = [
   {
@@ -81,6 +104,60 @@ export const figures: readonly FigureDefinition[] = [
     loadShare: 0.5,
     maxP99Ms: 10,
   },
+  {
+    kind: 'throughput-share',
+    description:
+      'Confirmed user→user transfers (autoConfirm, signed, masqueraded; spread over many users) vs baseline (d) TPC-B tps',
+    scenario: 'transfer-spread',
+    baseline: 'pgbench',
+    min: 0.4,
+  },
+  {
+    kind: 'throughput-share',
+    description: 'The same transfers all drawing on one hot partner balance vs the spread-out rate',
+    scenario: 'transfer-hot',
+    baseline: 'transfer-spread',
+    min: 0.5,
+  },
+  {
+    kind: 'latency-flat',
+    description: 'GET /v3/transfers/{id} p50 at half load: ledger of 1 million vs 10 thousand postings',
+    scenario: 'ledger-transfer-large',
+    baseline: 'ledger-transfer-small',
+    loadShare: 0.5,
+    maxChange: 0.2,
+  },
+  {
+    kind: 'latency-flat',
+    description:
+      'Balance read GET /v3/accounts/{id} p50 at half load: ledger of 1 million vs 10 thousand postings',
+    scenario: 'ledger-balance-large',
+    baseline: 'ledger-balance-small',
+    loadShare: 0.5,
+    maxChange: 0.2,
+  },
+  {
+    kind: 'throughput-share',
+    description: 'POST /v3/widget/limits/calculate req/s vs baseline (b)',
+    scenario: 'limits',
+    baseline: 'select',
+    min: 0.5,
+  },
+  {
+    kind: 'throughput-flat',
+    description: 'POST /v3/widget/limits/calculate req/s: address with 100 thousand vs 10 past orders',
+    scenario: 'limits-heavy',
+    baseline: 'limits',
+    maxChange: 0.2,
+  },
+  {
+    kind: 'throughput-share',
+    description:
+      'Card order POST /v3/debitcard/process/partner (rate-locked reservation) req/s vs baseline (c)',
+    scenario: 'card-order',
+    baseline: 'insert',
+    min: 0.4,
+  },
 ];
 
 export interface Row {
@@ -116,11 +193,21 @@ export interface LatencyRun {
   error?: string;
 }
 
+/** Fixed-rate runs of a scenario and its baseline at the same rate; index i of both is round i. */
+export interface PairedLatencyRun {
+  rate: number;
+  scenario: readonly PacedResult[];
+  baseline: readonly PacedResult[];
+  error?: string;
+}
+
 export interface RunMeasurements {
   rows: readonly Row[];
   ratios: RatioTable;
   /** Keyed by `${scenario}@${loadShare}`, see latencyKey. */
   latency: ReadonlyMap<string, LatencyRun>;
+  /** Keyed by ratioKey(scenario, baseline), for latency-flat figures. */
+  pairedLatency: ReadonlyMap<string, PairedLatencyRun>;
   /** Undefined when not selected; an Error when it could not be measured. */
   coldStart: ColdStartResult | Error | undefined;
 }
@@ -139,85 +226,4 @@ export interface Figure {
 /** `(a)` for a baseline labelled "(a) …", else the id: short enough for a table cell. */
 export function shortName(row: Pick<Row, 'label' | 'id'>): string {
   return /^\([a-z]\)/.exec(row.label)?.[0] ?? row.id;
-}
-
-const percent = (ratio: number) => `${(ratio * 100).toFixed(1)}%`;
-const ms = (value: number) => (Number.isNaN(value) ? '—' : value.toFixed(1));
-
-function throughputShare(
-  definition: Extract<FigureDefinition, { kind: 'throughput-share' }>,
-  run: RunMeasurements,
-) {
-  const scenario = run.rows.find((row) => row.id === definition.scenario);
-  const base = run.rows.find((row) => row.id === definition.baseline);
-  if (!scenario || !base) return undefined;
-  const { description } = definition;
-  const limit = `median ≥ ${Math.round(definition.min * 100)}% of ${shortName(base)}`;
-  const ratios = run.ratios.get(ratioKey(definition.scenario, definition.baseline)) ?? [];
-  if (ratios.length === 0) return { description, measured: 'not measured', limit, pass: false };
-  const middle = median(ratios);
-  const measured =
-    `${percent(middle)} (min ${percent(Math.min(...ratios))}, max ${percent(Math.max(...ratios))}, ` +
-    `${ratios.length} rounds)`;
-  return { description, measured, limit, pass: middle >= definition.min };
-}
-
-function p99AtLoadShare(
-  definition: Extract<FigureDefinition, { kind: 'p99-at-load-share' }>,
-  run: RunMeasurements,
-) {
-  const latency = run.latency.get(latencyKey(definition.scenario, definition.loadShare));
-  if (!run.rows.some((row) => row.id === definition.scenario)) return undefined;
-  const { description } = definition;
-  const limit = `median p99 < ${definition.maxP99Ms} ms at ${Math.round(definition.loadShare * 100)}% load`;
-  if (!latency || latency.rounds.length === 0) {
-    return {
-      description,
-      measured: `not measured${latency?.error ? `: ${latency.error}` : ''}`,
-      limit,
-      pass: false,
-    };
-  }
-  const p99s = latency.rounds.map((round) => round.p99Ms);
-  const middle = median(p99s);
-  const achieved = median(latency.rounds.map((round) => round.achievedRate));
-  const failures = latency.rounds.reduce((sum, round) => sum + round.errors + round.unexpectedStatus, 0);
-  const measured =
-    `${ms(middle)} ms at ${Math.round(latency.rate)} req/s offered (rounds: ${p99s.map(ms).join(', ')} ms; ` +
-    `p50 ${ms(median(latency.rounds.map((round) => round.p50Ms)))} ms; sent ${Math.round(achieved)} req/s` +
-    `${failures > 0 ? `; ${failures} failed` : ''})`;
-  return { description, measured, limit, pass: middle < definition.maxP99Ms && failures === 0 };
-}
-
-function coldStart(definition: Extract<FigureDefinition, { kind: 'cold-start' }>, run: RunMeasurements) {
-  const { description } = definition;
-  const limit = `< ${(definition.maxMs / 1000).toFixed(1)} s, slowest of the runs`;
-  if (run.coldStart === undefined) return undefined;
-  if (run.coldStart instanceof Error || run.coldStart.readyAfterMs.length === 0) {
-    return { description, measured: 'not measured', limit, pass: false };
-  }
-  const slowestMs = Math.max(...run.coldStart.readyAfterMs);
-  const each = run.coldStart.readyAfterMs.map((value) => (value / 1000).toFixed(2)).join(', ');
-  return {
-    description,
-    measured: `${(slowestMs / 1000).toFixed(2)} s (runs: ${each} s)`,
-    limit,
-    pass: slowestMs < definition.maxMs,
-  };
-}
-
-function check(definition: FigureDefinition, run: RunMeasurements): Figure | undefined {
-  switch (definition.kind) {
-    case 'throughput-share':
-      return throughputShare(definition, run);
-    case 'p99-at-load-share':
-      return p99AtLoadShare(definition, run);
-    case 'cold-start':
-      return coldStart(definition, run);
-  }
-}
-
-/** Figures whose scenarios were not selected (BENCH_ONLY) are left out, not failed. */
-export function checkFigures(run: RunMeasurements): Figure[] {
-  return figures.map((definition) => check(definition, run)).filter((figure) => figure !== undefined);
 }

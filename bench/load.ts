@@ -71,10 +71,17 @@ export class LoadGenerator {
     });
   }
 
-  prepare(scenarioId: string, baseUrl: string, databaseUrl: string, operatorToken: string): Promise<void> {
+  /** `fixtureS`: seconds the fixtures may take on top of the usual slack (bulk seeding). */
+  prepare(
+    scenarioId: string,
+    baseUrl: string,
+    databaseUrl: string,
+    operatorToken: string,
+    fixtureS = 0,
+  ): Promise<void> {
     return this.send(
       { type: 'prepare', scenarioId, baseUrl, databaseUrl, operatorToken },
-      0,
+      fixtureS,
     ) as Promise<void>;
   }
 

@@ -69,23 +69,30 @@ async function transactionLatenciesMs(logDir: string): Promise<number[]> {
   return latencies.sort((a, b) => a - b);
 }
 
-export async function runPgbench(config: BenchConfig): Promise<PgbenchResult> {
+/** Creates (or recreates) pgbench's tables at the configured scale. */
+export async function initPgbench(config: BenchConfig): Promise<void> {
+  const timeout = (config.durationS + 120) * 1000;
+  await run(pgbenchBinary(), ['-i', '-q', '-s', String(config.pgbenchScale), ...connectionArgs(config)], {
+    timeout,
+  });
+}
+
+/** One timed TPC-B load on tables initPgbench made; `durationS` defaults to the configured one. */
+export async function pgbenchLoad(config: BenchConfig, durationS = config.durationS): Promise<PgbenchResult> {
   const binary = pgbenchBinary();
   const connection = connectionArgs(config);
-  const timeout = (config.durationS + 120) * 1000;
+  const timeout = (durationS + 120) * 1000;
   const { stdout: versionOut } = await run(binary, ['--version']);
-  await run(binary, ['-i', '-q', '-s', String(config.pgbenchScale), ...connection], { timeout });
-
   const logDir = await mkdtemp(path.join(os.tmpdir(), 'rampart-pgbench-'));
   try {
     const loadArgs = ['-c', String(config.pgbenchClients), '-j', String(config.pgbenchThreads)];
-    const args = [...loadArgs, '-T', String(config.durationS), '-l', '--log-prefix', path.join(logDir, 'tx')];
+    const args = [...loadArgs, '-T', String(durationS), '-l', '--log-prefix', path.join(logDir, 'tx')];
     const { stdout } = await run(binary, [...args, ...connection], { timeout });
     const latencies = await transactionLatenciesMs(logDir);
     return {
       command:
         `pgbench -i -s ${config.pgbenchScale} ${config.databaseName} && ` +
-        `pgbench ${loadArgs.join(' ')} -T ${config.durationS} -l ${config.databaseName}`,
+        `pgbench ${loadArgs.join(' ')} -T ${durationS} -l ${config.databaseName}`,
       version: versionOut.trim(),
       tps: numberAfter(stdout, /^tps = ([\d.]+)/m, 'tps'),
       latencyAverageMs: numberAfter(stdout, /^latency average = ([\d.]+) ms/m, 'latency average'),
@@ -99,4 +106,10 @@ export async function runPgbench(config: BenchConfig): Promise<PgbenchResult> {
   } finally {
     await rm(logDir, { recursive: true, force: true });
   }
+}
+
+/** (d) on its own, after the HTTP part: initialise, then one load of the configured duration. */
+export async function runPgbench(config: BenchConfig): Promise<PgbenchResult> {
+  await initPgbench(config);
+  return pgbenchLoad(config);
 }

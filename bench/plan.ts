@@ -9,10 +9,17 @@
  * rounds, so the box's swings (2× between consecutive runs on a busy 2-CPU VM) mostly cancel.
  */
 import { type BenchConfig, selected } from './config.ts';
-import { type FigureDefinition, figures } from './figures.ts';
+import { type FigureDefinition, figures, isCompared } from './figures.ts';
 import { type HttpScenario, scenarios } from './scenarios.ts';
 
+/**
+ * Baseline (d), PostgreSQL's own TPC-B: not an HTTP scenario, but measured in rounds like one when a
+ * figure compares a scenario with it, so that ratio too is taken between numbers seconds apart.
+ */
+export const PGBENCH = 'pgbench';
+
 export interface Group {
+  /** A scenario id, or PGBENCH. */
   reference: string;
   /** Compared with the reference, figure scenarios first. */
   members: readonly string[];
@@ -24,23 +31,36 @@ export interface Plan {
   groups: readonly Group[];
   /** p99 figures whose scenario is measured. */
   latencyFigures: readonly Extract<FigureDefinition, { kind: 'p99-at-load-share' }>[];
+  /** latency-flat figures whose scenario is measured: both sides paced at the same rate. */
+  pairedLatencyFigures: readonly Extract<FigureDefinition, { kind: 'latency-flat' }>[];
+  /** (d) is a group's reference, measured in its rounds instead of once after the HTTP part. */
+  pgbenchInRounds: boolean;
+}
+
+/** Group references in table order; PGBENCH just before the first scenario compared with it. */
+function referenceOrder(measured: readonly HttpScenario[], membersOf: Map<string, string[]>): string[] {
+  const order = measured.map((scenario) => scenario.id);
+  const pgbenchMembers = membersOf.get(PGBENCH);
+  if (pgbenchMembers) {
+    const first = order.findIndex((id) => pgbenchMembers.includes(id));
+    order.splice(Math.max(0, first), 0, PGBENCH);
+  }
+  return order;
 }
 
 export function buildPlan(config: BenchConfig): Plan {
   const wanted = new Set(scenarios.filter((scenario) => selected(config, scenario.id)).map((s) => s.id));
-  const shareFigures = figures.filter(
-    (figure): figure is Extract<FigureDefinition, { kind: 'throughput-share' }> =>
-      figure.kind === 'throughput-share' && wanted.has(figure.scenario),
-  );
+  const comparedFigures = figures.filter(isCompared).filter((figure) => wanted.has(figure.scenario));
   // [scenario, reference] pairs; figure pairs first so figure scenarios sit next to the reference.
-  const pairs: [string, string][] = shareFigures.map((figure) => [figure.scenario, figure.baseline]);
+  const pairs: [string, string][] = comparedFigures.map((figure) => [figure.scenario, figure.baseline]);
   for (const scenario of scenarios) {
     if (wanted.has(scenario.id) && scenario.comparedWith) pairs.push([scenario.id, scenario.comparedWith]);
   }
   // A selected scenario brings its reference along: BENCH_ONLY=signed also measures (b).
   for (const [, reference] of pairs) wanted.add(reference);
   for (const id of wanted) {
-    if (!scenarios.some((scenario) => scenario.id === id)) throw new Error(`no scenario with id "${id}"`);
+    if (id !== PGBENCH && !scenarios.some((scenario) => scenario.id === id))
+      throw new Error(`no scenario with id "${id}"`);
   }
 
   const membersOf = new Map<string, string[]>();
@@ -51,14 +71,24 @@ export function buildPlan(config: BenchConfig): Plan {
   }
   const inSomeGroup = new Set([...membersOf.keys(), ...[...membersOf.values()].flat()]);
   const measured = scenarios.filter((scenario) => wanted.has(scenario.id));
-  const groups: Group[] = measured
-    .filter((scenario) => membersOf.has(scenario.id) || !inSomeGroup.has(scenario.id))
-    .map((scenario) => ({ reference: scenario.id, members: membersOf.get(scenario.id) ?? [] }));
+  const groups: Group[] = referenceOrder(measured, membersOf)
+    .filter((id) => membersOf.has(id) || !inSomeGroup.has(id))
+    .map((id) => ({ reference: id, members: membersOf.get(id) ?? [] }));
   const latencyFigures = figures.filter(
     (figure): figure is Extract<FigureDefinition, { kind: 'p99-at-load-share' }> =>
       figure.kind === 'p99-at-load-share' && wanted.has(figure.scenario),
   );
-  return { scenarios: measured, groups, latencyFigures };
+  const pairedLatencyFigures = figures.filter(
+    (figure): figure is Extract<FigureDefinition, { kind: 'latency-flat' }> =>
+      figure.kind === 'latency-flat' && wanted.has(figure.scenario),
+  );
+  return {
+    scenarios: measured,
+    groups,
+    latencyFigures,
+    pairedLatencyFigures,
+    pgbenchInRounds: membersOf.has(PGBENCH),
+  };
 }
 
 /**
@@ -75,9 +105,19 @@ export function roundOrder(group: Group, round: number): string[] {
   return [...left.reverse(), group.reference, ...right];
 }
 
+/** BENCH_ROUNDS, or fewer when the group's reference asks for fewer (see HttpScenario.rounds). */
+export function groupRounds(group: Group, config: BenchConfig): number {
+  const reference = scenarios.find((scenario) => scenario.id === group.reference);
+  return Math.min(config.rounds, reference?.rounds ?? config.rounds);
+}
+
 /** Number of load measurements the plan makes: for the watchdog and the time estimate. */
 export function measurementCount(plan: Plan, config: BenchConfig): number {
-  const perRound = plan.groups.reduce((sum, group) => sum + group.members.length + 1, 0);
-  // Each latency round also paces the scenario's control at the same rate.
-  return perRound * config.rounds + plan.latencyFigures.length * config.latencyRounds * 2;
+  const measured = plan.groups.reduce(
+    (sum, group) => sum + (group.members.length + 1) * groupRounds(group, config),
+    0,
+  );
+  // Each latency round also paces the scenario's control (or, for latency-flat, its baseline).
+  const latencyRuns = plan.latencyFigures.length + plan.pairedLatencyFigures.length;
+  return measured + latencyRuns * config.latencyRounds * 2;
 }

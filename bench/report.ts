@@ -50,7 +50,7 @@ function ratioCell(row: Row, rows: readonly Row[], ratios: RatioTable): string {
 type Alignment = 'left' | 'right';
 
 /** Padded the way the repo's formatter (biome) pads Markdown tables, so `biome check` passes on RESULTS.md. */
-function markdownTable(
+export function markdownTable(
   header: readonly string[],
   alignments: readonly Alignment[],
   body: string[][],

@@ -1,6 +1,7 @@
 /**
- * `npm run bench`: baselines (a)–(c) and Rampart's scenarios in alternating rounds (plan.ts), the
- * fixed-rate latency runs, pgbench (d), then the cold start. Writes RESULTS.md and exits non-zero
+ * `npm run bench`: baselines (a)–(c) and Rampart's scenarios in alternating rounds (plan.ts; (d)
+ * pgbench among them when a figure compares with it, else once afterwards), the fixed-rate latency
+ * runs, then the cold start. Writes RESULTS.md and exits non-zero
  * when a figure fails or a measurement could not be taken.
  */
 import { execFile } from 'node:child_process';
@@ -9,18 +10,18 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { type ColdStartResult, measureColdStart } from './cold-start.ts';
-import { type BenchConfig, databaseUrl, loadBenchConfig, selected } from './config.ts';
+import { type BenchConfig, loadBenchConfig, selected } from './config.ts';
 import { lockBenchDatabase, recreateBenchDatabase } from './database.ts';
-import { checkFigures, type LatencyRun, latencyKey, type Row, ratioKey } from './figures.ts';
-import { LoadGenerator, type LoadResult, type PacedResult } from './load.ts';
+import { checkFigures } from './figure-checks.ts';
+import type { Row } from './figures.ts';
+import { measureHttp, pgbenchLabel } from './http-part.ts';
+import { firstLine, log } from './log.ts';
 import { invokingCommand, machineFacts } from './machine.ts';
 import { runPgbench } from './pgbench.ts';
-import { buildPlan, measurementCount, type Plan, roundOrder } from './plan.ts';
+import { buildPlan, measurementCount, type Plan } from './plan.ts';
 import { prependRun, renderRun } from './report.ts';
-import { findScenario, type HttpScenario, scenarios, type TargetName } from './scenarios.ts';
-import { killAllServers, type RunningServer, repoRoot } from './server-process.ts';
-import { median } from './stats.ts';
-import { BENCH_OPERATOR_TOKEN, startTarget } from './targets.ts';
+import { scenarios } from './scenarios.ts';
+import { killAllServers, repoRoot } from './server-process.ts';
 
 const exec = promisify(execFile);
 
@@ -36,218 +37,8 @@ function inTableOrder(rows: readonly Row[]): Row[] {
   return [...rows].sort((left, right) => order.indexOf(left.id) - order.indexOf(right.id));
 }
 
-function log(line: string): void {
-  process.stdout.write(`[bench] ${line}\n`);
-}
-
-function firstLine(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? 'unknown error';
-}
-
-function rowBase(scenario: HttpScenario): Pick<Row, 'id' | 'label' | 'unit' | 'comparedWith'> {
-  return { id: scenario.id, label: scenario.label, unit: 'req/s', comparedWith: scenario.comparedWith };
-}
-
-function rowOf(scenario: HttpScenario, samples: readonly LoadResult[], note: string | undefined): Row {
-  const rates = samples.map((sample) => sample.requestsPerSec);
-  const row: Row = {
-    ...rowBase(scenario),
-    throughput: samples.length > 0 ? median(rates) : undefined,
-    p50Ms: samples.length > 0 ? median(samples.map((sample) => sample.p50Ms)) : undefined,
-    p99Ms: samples.length > 0 ? median(samples.map((sample) => sample.p99Ms)) : undefined,
-    errors:
-      samples.length > 0
-        ? samples.reduce(
-            (sum, sample) => sum + sample.connectionErrors + sample.timeouts + sample.unexpectedStatus,
-            0,
-          )
-        : undefined,
-    rounds: samples.length,
-  };
-  if (samples.length > 0) row.throughputRange = [Math.min(...rates), Math.max(...rates)];
-  if (note) row.note = note;
-  return row;
-}
-
-interface HttpMeasurements {
-  rows: Row[];
-  ratios: Map<string, number[]>;
-  latency: Map<string, LatencyRun>;
-}
-
-/**
- * Both servers run for the whole HTTP part, each in its own process, neither pinned to a CPU, both
- * on 127.0.0.1 ports picked the same way; one load generator process drives every measurement.
- */
-async function measureHttp(plan: Plan, config: BenchConfig, runDir: string, notes: string[]) {
-  const result: HttpMeasurements = { rows: [], ratios: new Map(), latency: new Map() };
-  if (plan.scenarios.length === 0) return result;
-  const samples = new Map<string, LoadResult[]>(plan.scenarios.map((scenario) => [scenario.id, []]));
-  const problems = new Map<string, string>();
-  const problem = (id: string, text: string) => {
-    if (!problems.has(id)) problems.set(id, text);
-  };
-
-  // The baseline first: it creates and fills bench_kv before Rampart's migrations and workers start.
-  const targets = [...new Set(plan.scenarios.map((scenario) => scenario.target))].sort((left) =>
-    left === 'baseline' ? -1 : 1,
-  );
-  const servers = new Map<TargetName, RunningServer>();
-  for (const target of targets) {
-    try {
-      const server = await startTarget(target, { config, runDir, databaseUrl: databaseUrl(config) });
-      servers.set(target, server);
-      log(`${target} ready at ${server.baseUrl} after ${server.readyAfterMs.toFixed(0)} ms`);
-    } catch (error) {
-      log(`${target} did not start: ${firstLine(error)}`);
-      for (const scenario of plan.scenarios.filter((candidate) => candidate.target === target)) {
-        problem(scenario.id, `not measured: ${target} did not start`);
-      }
-    }
-  }
-
-  const generator = new LoadGenerator();
-  try {
-    for (const scenario of plan.scenarios) {
-      const server = servers.get(scenario.target);
-      if (!server) continue;
-      try {
-        await generator.prepare(scenario.id, server.baseUrl, databaseUrl(config), BENCH_OPERATOR_TOKEN);
-      } catch (error) {
-        // The server's log holds the sandbox's generated secrets: name the file, do not echo it.
-        log(`${scenario.label}: fixtures failed: ${firstLine(error)} (server log: ${server.logPath})`);
-        problem(scenario.id, `not measured: ${firstLine(error)}`);
-      }
-    }
-    const ready = (id: string) => !problems.has(id);
-    const warmed = new Set<string>();
-
-    for (const group of plan.groups) {
-      for (let round = 0; round < config.rounds; round += 1) {
-        const thisRound = new Map<string, number>();
-        for (const id of roundOrder(group, round).filter(ready)) {
-          const scenario = findScenario(id);
-          // A scenario's first measurement warms up longer: JIT, pool, caches.
-          const warmupS = warmed.has(id) ? config.warmupS : config.warmupS * 2;
-          try {
-            const sample = await generator.measure(id, warmupS, config.durationS);
-            warmed.add(id);
-            samples.get(id)?.push(sample);
-            thisRound.set(id, sample.requestsPerSec);
-            const errors = sample.connectionErrors + sample.timeouts + sample.unexpectedStatus;
-            log(
-              `${group.reference} round ${round + 1}/${config.rounds} ${scenario.id}: ` +
-                `${sample.requestsPerSec.toFixed(0)} req/s, p50 ${sample.p50Ms} ms, p99 ${sample.p99Ms} ms` +
-                (errors > 0 ? `, errors ${errors}, statuses ${JSON.stringify(sample.statusCounts)}` : ''),
-            );
-            if (sample.unexpectedStatus > 0) {
-              problem(id, `answers with another status: ${JSON.stringify(sample.statusCounts)}`);
-            }
-          } catch (error) {
-            log(`${scenario.label} failed: ${firstLine(error)}`);
-            problem(id, `not measured: ${firstLine(error)}`);
-          }
-        }
-        const reference = thisRound.get(group.reference);
-        for (const member of group.members) {
-          const value = thisRound.get(member);
-          if (value === undefined || !reference) continue;
-          const key = ratioKey(member, group.reference);
-          result.ratios.set(key, [...(result.ratios.get(key) ?? []), value / reference]);
-        }
-      }
-    }
-
-    result.rows = plan.scenarios.map((scenario) =>
-      rowOf(scenario, samples.get(scenario.id) ?? [], problems.get(scenario.id)),
-    );
-    await measureLatency(plan, config, generator, result, ready, notes);
-  } finally {
-    generator.stop();
-    for (const [target, server] of servers) {
-      const stopped = await server.stop();
-      if (!stopped.clean)
-        notes.push(`${target} did not stop by itself within the grace period after SIGTERM`);
-    }
-  }
-  return result;
-}
-
-/**
- * Fixed-rate runs at a share of each scenario's median req/s, alternating scenarios per round. Each
- * is paired with a control: the scenario's `comparedWith` at the same rate in the same round, so a
- * tail that comes from the machine (other work, the sender itself) shows in both.
- */
-async function measureLatency(
-  plan: Plan,
-  config: BenchConfig,
-  generator: LoadGenerator,
-  into: HttpMeasurements,
-  usable: (id: string) => boolean,
-  notes: string[],
-) {
-  const runs = plan.latencyFigures.flatMap((figure) => {
-    const row = into.rows.find((candidate) => candidate.id === figure.scenario);
-    const key = latencyKey(figure.scenario, figure.loadShare);
-    if (!row?.throughput || row.note?.startsWith('not measured')) {
-      into.latency.set(key, { rate: 0, rounds: [], error: 'no throughput to take a share of' });
-      return [];
-    }
-    const run = {
-      rate: Math.max(1, Math.round(row.throughput * figure.loadShare)),
-      rounds: [] as PacedResult[],
-    };
-    into.latency.set(key, run);
-    const control = findScenario(figure.scenario).comparedWith;
-    return [
-      {
-        figure,
-        key,
-        run,
-        control: control && usable(control) ? control : undefined,
-        controls: [] as number[],
-      },
-    ];
-  });
-  const pace = async (id: string, rate: number, round: number) => {
-    const sample = await generator.paced(id, rate, config.warmupS, config.durationS);
-    log(
-      `latency round ${round + 1}/${config.latencyRounds} ${id} at ${rate} req/s: ` +
-        `p50 ${sample.p50Ms.toFixed(2)} ms, p99 ${sample.p99Ms.toFixed(2)} ms, max ${sample.maxMs.toFixed(1)} ms, ` +
-        `sent ${sample.achievedRate.toFixed(0)} req/s (worst lag ${sample.maxLagMs.toFixed(1)} ms), ` +
-        `failed ${sample.errors + sample.unexpectedStatus}`,
-    );
-    return sample;
-  };
-  for (let round = 0; round < config.latencyRounds; round += 1) {
-    const ordered = round % 2 === 0 ? runs : [...runs].reverse();
-    for (const entry of ordered) {
-      const { figure, key, run, control } = entry;
-      const steps = [figure.scenario, ...(control ? [control] : [])];
-      for (const id of round % 2 === 0 ? steps : steps.reverse()) {
-        try {
-          const sample = await pace(id, run.rate, round);
-          if (id === figure.scenario) run.rounds.push(sample);
-          else entry.controls.push(sample.p99Ms);
-        } catch (error) {
-          log(`latency ${id} failed: ${firstLine(error)}`);
-          if (id === figure.scenario) into.latency.set(key, { ...run, error: firstLine(error) });
-        }
-      }
-    }
-  }
-  for (const { figure, run, control, controls } of runs) {
-    if (!control || controls.length === 0) continue;
-    const label = findScenario(control).label;
-    notes.push(
-      `${figure.description}: control ${label} at the same ${run.rate} req/s in the same rounds had p99 ` +
-        `${median(controls).toFixed(1)} ms (rounds: ${controls.map((value) => value.toFixed(1)).join(', ')} ms)`,
-    );
-  }
-}
-
 async function pgbenchRow(config: BenchConfig): Promise<{ row: Row; command: string | undefined }> {
-  const label = `(d) pgbench TPC-B -c ${config.pgbenchClients} -j ${config.pgbenchThreads}`;
+  const label = pgbenchLabel(config);
   const base = { id: 'pgbench', label, unit: 'tps' as const };
   try {
     const result = await runPgbench(config);
@@ -282,7 +73,8 @@ async function coldStart(config: BenchConfig, runDir: string): Promise<ColdStart
 /** Bench runs stop by themselves: generous for the configured durations, never open-ended. */
 function armWatchdog(config: BenchConfig, plan: Plan): NodeJS.Timeout {
   const httpSeconds = measurementCount(plan, config) * (2 * config.warmupS + config.durationS + 10);
-  const limitS = httpSeconds + 300 + config.coldStartRuns * 60;
+  const fixtureSeconds = plan.scenarios.reduce((sum, scenario) => sum + (scenario.fixtureTimeoutS ?? 0), 0);
+  const limitS = httpSeconds + fixtureSeconds + 300 + config.coldStartRuns * 60;
   const timer = setTimeout(() => {
     log(`watchdog: run exceeded ${limitS} s, stopping servers`);
     killAllServers();
@@ -335,8 +127,8 @@ async function main(): Promise<number> {
   const http = await measureHttp(plan, config, runDir, notes);
   for (const line of await otherWork()) others.add(line);
   const measured: Row[] = [...http.rows];
-  let pgbenchCommand: string | undefined;
-  if (selected(config, 'pgbench')) {
+  let pgbenchCommand = http.pgbenchCommand;
+  if (selected(config, 'pgbench') && !plan.pgbenchInRounds) {
     const { row, command } = await pgbenchRow(config);
     measured.push(row);
     pgbenchCommand = command;
@@ -359,6 +151,7 @@ async function main(): Promise<number> {
     rows,
     ratios: http.ratios,
     latency: http.latency,
+    pairedLatency: http.pairedLatency,
     coldStart: coldStartResult,
   });
   const section = renderRun({

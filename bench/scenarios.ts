@@ -9,8 +9,12 @@
  */
 import { createHmac } from 'node:crypto';
 import type { BenchConfig } from './config.ts';
+import { cardScenarios } from './fixtures/card-scenarios.ts';
+import { ledgerScenarios } from './fixtures/ledger-scenarios.ts';
+import { createPartner, uniqueTimestamps } from './fixtures/partner.ts';
+import { transferScenarios } from './fixtures/transfer-scenarios.ts';
 
-export type TargetName = 'baseline' | 'rampart';
+export type TargetName = 'baseline' | 'rampart' | 'rampart-ledger-small' | 'rampart-ledger-large';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -49,42 +53,19 @@ export interface HttpScenario {
    */
   comparedWith?: string;
   requests: (context: ScenarioContext) => RequestSource | Promise<RequestSource>;
-}
-
-interface Partner {
-  accountId: string;
-  apiKey: string;
-  secretKey: string;
-}
-
-/** A master account with its first FULL key, made the way an operator makes one. */
-async function createPartner(
-  { baseUrl, operatorToken }: ScenarioContext,
-  name: string,
-  usersApi = false,
-): Promise<Partner> {
-  const response = await fetch(`${baseUrl}/operator/v1/accounts`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${operatorToken}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ name, country: 'US', usersApi }),
-  });
-  const text = await response.text();
-  if (response.status !== 200) throw new Error(`creating partner "${name}": ${response.status} ${text}`);
-  return JSON.parse(text) as Partner;
-}
-
-/**
- * A `timestamp` no earlier request of this process has used, so no two signatures repeat (Rampart
- * refuses replays). 16 digits: epoch ms followed by a 3-digit counter, which Rampart reads as epoch
- * microseconds (API.md decision 7), so every value stays on the current millisecond and inside
- * the ±5 min window. Unique up to 1,000 requests per millisecond.
- */
-function uniqueTimestamps(): () => string {
-  let counter = 0;
-  return () => {
-    counter = (counter + 1) % 1000;
-    return `${Date.now()}${String(counter).padStart(3, '0')}`;
-  };
+  /** Seconds the fixtures may take beyond the usual 30 (bulk SQL seeding). */
+  fixtureTimeoutS?: number;
+  /**
+   * Every request leaves work for the job runner (a card order is processed by the worker): after
+   * each measurement the harness waits until no job is due, so the next measurement is not
+   * charged for this one's backlog.
+   */
+  drainJobs?: boolean;
+  /**
+   * Rounds of the group this scenario is the reference of, when fewer than BENCH_ROUNDS will do:
+   * groups whose closed-loop numbers only set the rate of a latency-flat figure.
+   */
+  rounds?: number;
 }
 
 /** GETs of `base` + a fresh, unique timestamp, each signed as Wyre clients sign (URL as sent). */
@@ -271,6 +252,9 @@ export const scenarios: readonly HttpScenario[] = [
       return signedGets(context, partner, base);
     },
   },
+  ...transferScenarios,
+  ...cardScenarios,
+  ...ledgerScenarios,
 ];
 
 export function findScenario(id: string): HttpScenario {

@@ -14,6 +14,8 @@ export interface TargetOptions {
   dataDir?: string;
   readyTimeoutMs?: number;
   logName?: string;
+  /** Variables on top of the bench's own (e.g. a master key shared by two servers). */
+  env?: Record<string, string>;
 }
 
 /**
@@ -21,6 +23,12 @@ export interface TargetOptions {
  * without reading the sandbox's generated secrets file. Only ever used on 127.0.0.1.
  */
 export const BENCH_OPERATOR_TOKEN = 'rampart-bench-operator-token-not-a-secret-0001';
+
+/**
+ * A master key for servers that share one database (the mix's two servers): each would otherwise
+ * generate its own in its data dir and could not read secrets the other one sealed. Loopback only.
+ */
+export const BENCH_MASTER_KEY = 'b3'.repeat(32);
 
 /** The highest per-minute limit src/config.ts accepts. */
 const RATE_LIMIT_CEILING = 10_000_000;
@@ -70,6 +78,7 @@ export async function rampartSpec(options: TargetOptions): Promise<ServerSpec> {
     RAMPART_RATE_LIMIT_PER_KEY: String(RATE_LIMIT_CEILING),
   };
   if (options.databaseUrl) overrides.DATABASE_URL = options.databaseUrl;
+  Object.assign(overrides, options.env);
   return {
     name: 'rampart',
     args: ['dist/main.js', 'serve'],
@@ -100,10 +109,41 @@ async function baselineSpec(options: TargetOptions): Promise<ServerSpec> {
   };
 }
 
+/**
+ * Rampart on a database of its own whose ledger holds only what its fixtures seed: issue 6's reads
+ * are compared between a small and a large ledger, each served by its own process.
+ */
+function ledgerSizedSpec(size: 'small' | 'large') {
+  return (options: TargetOptions) =>
+    rampartSpec({
+      ...options,
+      dataDir: options.dataDir ?? path.join(options.runDir, `rampart-data-ledger-${size}`),
+      logName: options.logName ?? `rampart-ledger-${size}.log`,
+    });
+}
+
 const specs: Record<TargetName, (options: TargetOptions) => Promise<ServerSpec>> = {
   baseline: baselineSpec,
   rampart: rampartSpec,
+  'rampart-ledger-small': ledgerSizedSpec('small'),
+  'rampart-ledger-large': ledgerSizedSpec('large'),
 };
+
+/** The database a target serves from: the bench database, or its own for the ledger-sized targets. */
+export function targetDatabaseName(target: TargetName, config: BenchConfig): string {
+  switch (target) {
+    case 'rampart-ledger-small':
+      return `${config.databaseName}_ledger_small`;
+    case 'rampart-ledger-large':
+      return `${config.databaseName}_ledger_large`;
+    default:
+      return config.databaseName;
+  }
+}
+
+export function targetDatabaseUrl(target: TargetName, config: BenchConfig): string {
+  return `${config.pgServerUrl}/${targetDatabaseName(target, config)}`;
+}
 
 export function targetSpec(target: TargetName, options: TargetOptions): Promise<ServerSpec> {
   return specs[target](options);
