@@ -28,7 +28,7 @@ const MINUTE_MS = 60_000;
 export const TRANSFER_ENTRY_KIND = 'transfer';
 
 /** facts §5: quotes hold 15 minutes without exchange or between fiat currencies, 10 with crypto. */
-function lockMs(sourceCurrency: string, destCurrency: string): number {
+export function quoteLockMs(sourceCurrency: string, destCurrency: string): number {
   const crypto = chainsForCurrency(sourceCurrency).length > 0 || chainsForCurrency(destCurrency).length > 0;
   return (sourceCurrency !== destCurrency && crypto ? 10 : 15) * MINUTE_MS;
 }
@@ -117,7 +117,7 @@ function newTransferRow(ctx: AppContext, scope: Scope, p: PreparedTransfer, id: 
     status_history: history,
     created_at: new Date(nowMs),
     completed_at: status === 'COMPLETED' ? new Date(nowMs) : null,
-    expires_at: new Date(nowMs + lockMs(p.sourceCurrency, p.destCurrency)),
+    expires_at: new Date(nowMs + quoteLockMs(p.sourceCurrency, p.destCurrency)),
   };
 }
 

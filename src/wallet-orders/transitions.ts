@@ -4,8 +4,13 @@ import { type ChainOutcome, requestChainSend } from '../chains/port.ts';
 import { releaseSpend } from '../limits/service.ts';
 import type { AppContext } from '../platform/context.ts';
 import { type Tx, withTransaction } from '../platform/db/pool.ts';
-import { newId } from '../platform/ids.ts';
 import { Money } from '../platform/money.ts';
+import {
+  completeOrderTransfer,
+  failOrderTransfer,
+  recordOrderTransfer,
+} from '../transfers/order-transfers.ts';
+import { deliveryOf } from './delivery-transfer.ts';
 import type { Failure } from './errors.ts';
 import { postCapture, postDelivery, postRefund, releaseCardHold } from './ledger.ts';
 import { findAuthorization, lockOrder, type OrderRow, setStatus, updateAuthorization } from './store.ts';
@@ -14,6 +19,8 @@ import { notifyOrderStatus } from './webhooks.ts';
 /**
  * Order state changes, each under the order's row lock in one transaction with its ledger
  * entries, processor calls and webhook: RUNNING_CHECKS → PROCESSING → COMPLETE, or → FAILED.
+ * From PROCESSING on, the order's delivery transfer (transfers/order-transfers.ts) follows it in
+ * the same transactions: PENDING, then COMPLETED or FAILED.
  * Every function first re-reads the status, so a repeated job or outcome changes nothing.
  */
 
@@ -45,6 +52,7 @@ export async function failOrder(ctx: AppContext, tx: Tx, order: OrderRow, failur
   } else {
     await processor.refund(tx, order.id);
     await postRefund(tx, order);
+    await failOrderTransfer(ctx, tx, order.transfer_id, failure.message);
   }
   await releaseSpend(tx, order.id);
   await moveTo(ctx, tx, order, { status: 'FAILED', failure });
@@ -63,9 +71,11 @@ export async function processOrder(ctx: AppContext, orderId: string): Promise<vo
     if (authorization && authorization.state !== 'PASSED') return;
     await cardProcessor(ctx).capture(tx, orderId);
     await postCapture(tx, order);
-    const processing = await moveTo(ctx, tx, order, { status: 'PROCESSING', transferId: newId('TF') });
+    const transferId = await recordOrderTransfer(ctx, tx, deliveryOf(order));
+    const processing = await moveTo(ctx, tx, order, { status: 'PROCESSING', transferId });
     if (isCustody(order.dest)) {
       await postDelivery(tx, processing, ctx.config.env);
+      await completeOrderTransfer(ctx, tx, transferId, null);
       await moveTo(ctx, tx, processing, { status: 'COMPLETE' });
       return;
     }
@@ -89,6 +99,7 @@ export async function onOrderDelivery(ctx: AppContext, tx: Tx, outcome: ChainOut
   if (order?.status !== 'PROCESSING') return;
   if (outcome.status === 'CONFIRMED') {
     await postDelivery(tx, order, ctx.config.env);
+    await completeOrderTransfer(ctx, tx, order.transfer_id, outcome.blockchainTx ?? null);
     await moveTo(ctx, tx, order, { status: 'COMPLETE' });
     return;
   }

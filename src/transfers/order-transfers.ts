@@ -1,0 +1,144 @@
+import { notifyTransferCreated } from '../callbacks/service.ts';
+import type { AppContext } from '../platform/context.ts';
+import type { Tx } from '../platform/db/pool.ts';
+import { newId } from '../platform/ids.ts';
+import { Money } from '../platform/money.ts';
+import { quoteLockMs } from './service.ts';
+import { historyEntry } from './status-history.ts';
+import { changeStatus, insertTransfer, lockTransferById, type NewTransfer } from './store.ts';
+
+/**
+ * The delivery transfer of a card (wallet) order, facts §1.9: once the order is PROCESSING its
+ * `transferId` names a transfer partners can GET, which gets its `blockchainTx` when the crypto
+ * arrives. It is a record only: the wallet-order module posts the money itself (card → house →
+ * dest), so nothing here touches the ledger, and the transfers' confirm, expiry and chain-outcome
+ * paths never see it (it is born PENDING and its chain send is referenced `order:WO_…`).
+ *
+ * Its source is `walletorderholding:WO_…`: the tracker of facts §1.5 shows a card order's transfer
+ * as coming "from Walletorderholding WO_…", Wyre's holding of the order's funds.
+ */
+
+export const ORDER_HOLDING_PREFIX = 'walletorderholding:';
+
+/** The order's priced figures, exactly as the order stored them (amounts as decimal text). */
+export interface OrderDelivery {
+  orderId: string;
+  partnerId: string;
+  /** The account the order was placed for; its masqueraded scope sees the transfer. */
+  accountId: string;
+  /** The order's `owner`: `user:US_…` when given at creation, else `account:AC_…`. */
+  owner: string;
+  dest: string;
+  sourceCurrency: string;
+  /** Charged, fees included. */
+  sourceAmount: string;
+  /** The purchase amount (the quote's sourceAmountWithoutFees). */
+  sourceAmountWithoutFees: string;
+  destCurrency: string;
+  destAmount: string;
+  exchangeRate: string;
+  fees: Record<string, string>;
+}
+
+/** API.md: a bare `AC_…` is an account; stored as its SRN so visibility filters match it. */
+const destSrn = (dest: string) => (dest.startsWith('AC_') ? `account:${dest}` : dest);
+
+function orderTransferRow(delivery: OrderDelivery, id: string, nowMs: number): NewTransfer {
+  const charged = new Money(delivery.sourceAmount);
+  const withoutFees = new Money(delivery.sourceAmountWithoutFees);
+  // The network fee the customer paid in the charge (kept by house:fx, never paid by house:fees).
+  const networkFee =
+    delivery.destCurrency === delivery.sourceCurrency ? '0' : (delivery.fees[delivery.destCurrency] ?? '0');
+  return {
+    id,
+    partner_id: delivery.partnerId,
+    account_id: delivery.accountId,
+    owner: delivery.owner,
+    source: `${ORDER_HOLDING_PREFIX}${delivery.orderId}`,
+    dest: destSrn(delivery.dest),
+    source_currency: delivery.sourceCurrency,
+    dest_currency: delivery.destCurrency,
+    source_amount: delivery.sourceAmount,
+    source_amount_without_fees: delivery.sourceAmountWithoutFees,
+    dest_amount: delivery.destAmount,
+    network_fee: networkFee,
+    exchange_rate: delivery.exchangeRate,
+    fees: { ...delivery.fees },
+    // Facts §1.5: totalFees in the source currency, miner fees included (as transfers compute it).
+    total_fees: charged.minus(withoutFees).toFixed(),
+    message: null,
+    custom_id: null,
+    status: 'PENDING',
+    hold_id: null,
+    status_history: [historyEntry(id, 'INITIATED', nowMs), historyEntry(id, 'PENDING', nowMs)],
+    created_at: new Date(nowMs),
+    completed_at: null,
+    // No confirm step: the order's quote was already used; kept for the Transfer shape.
+    expires_at: new Date(nowMs + quoteLockMs(delivery.sourceCurrency, delivery.destCurrency)),
+  };
+}
+
+/**
+ * In the transaction that makes the order PROCESSING: stores the PENDING delivery transfer and
+ * queues the callbacks of subscriptions to its account, owner or dest (no notifyUrl: orders
+ * have none). Answers the transfer id the order carries as `transferId`.
+ */
+export async function recordOrderTransfer(ctx: AppContext, tx: Tx, delivery: OrderDelivery): Promise<string> {
+  const row = await insertTransfer(tx, orderTransferRow(delivery, newId('TF'), ctx.clock.nowMs()));
+  await notifyTransferCreated(ctx, tx, {
+    accountId: row.account_id,
+    transferId: row.id,
+    owner: row.owner,
+    parties: [row.dest],
+  });
+  return row.id;
+}
+
+/** The order's transfer, locked, while it is still PENDING; anything else is left alone. */
+async function pendingOrderTransfer(tx: Tx, transferId: string | null) {
+  if (transferId === null) return undefined;
+  const row = await lockTransferById(tx, transferId);
+  // Orders processed before these records existed carry an id with no row: nothing to update.
+  if (!row?.source.startsWith(ORDER_HOLDING_PREFIX) || row.status !== 'PENDING') return undefined;
+  return row;
+}
+
+/**
+ * In the transaction that makes the order COMPLETE: COMPLETED, with the chain's BlockchainTx
+ * for an address (a custody account has none). Safe to repeat.
+ */
+export async function completeOrderTransfer(
+  ctx: AppContext,
+  tx: Tx,
+  transferId: string | null,
+  blockchainTx: Record<string, unknown> | null,
+): Promise<void> {
+  const row = await pendingOrderTransfer(tx, transferId);
+  if (!row) return;
+  const at = ctx.clock.now();
+  await changeStatus(tx, row.id, {
+    status: 'COMPLETED',
+    history: [historyEntry(row.id, 'COMPLETED', at.getTime())],
+    at,
+    completed: true,
+    ...(blockchainTx ? { blockchainTx } : {}),
+  });
+}
+
+/** In the transaction that makes the order FAILED after it was PROCESSING. Safe to repeat. */
+export async function failOrderTransfer(
+  ctx: AppContext,
+  tx: Tx,
+  transferId: string | null,
+  failureReason: string,
+): Promise<void> {
+  const row = await pendingOrderTransfer(tx, transferId);
+  if (!row) return;
+  const at = ctx.clock.now();
+  await changeStatus(tx, row.id, {
+    status: 'FAILED',
+    history: [historyEntry(row.id, 'FAILED', at.getTime())],
+    at,
+    failureReason,
+  });
+}
