@@ -29,7 +29,12 @@ export function open(key: Buffer, box: Buffer, associatedData?: string): Buffer 
   const decipher = createDecipheriv('aes-256-gcm', key, nonce);
   if (associatedData !== undefined) decipher.setAAD(Buffer.from(associatedData));
   decipher.setAuthTag(tag);
-  return Buffer.concat([decipher.update(box.subarray(1 + NONCE_BYTES + TAG_BYTES)), decipher.final()]);
+  try {
+    return Buffer.concat([decipher.update(box.subarray(1 + NONCE_BYTES + TAG_BYTES)), decipher.final()]);
+  } catch {
+    // The operator's clue in the log: processes sharing a database must share the master key.
+    throw new Error('sealed box does not open: tampered, or sealed under another RAMPART_MASTER_KEY');
+  }
 }
 
 export function hmacSha256Hex(key: Buffer | string, ...parts: (Buffer | string)[]): string {

@@ -33,7 +33,7 @@ describe('AES-256-GCM seal/open', () => {
       tampered[i] = (tampered[i] ?? 0) ^ 0x01;
       expect(() => open(KEY, tampered, 'aad-1'), `byte ${i}`).toThrow();
     }
-    expect(() => open(Buffer.alloc(32, 8), box, 'aad-1')).toThrow();
+    expect(() => open(Buffer.alloc(32, 8), box, 'aad-1')).toThrow(/another RAMPART_MASTER_KEY/);
     expect(() => open(KEY, box, 'aad-2')).toThrow();
     expect(() => open(KEY, box)).toThrow();
     expect(() => open(KEY, box.subarray(0, 20), 'aad-1')).toThrow(/malformed/);
