@@ -13,7 +13,7 @@
  * each server's RSS over the measured window (growth after warm-up). Writes BENCH_MIX_RESULTS.
  */
 import { fork } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { type CallbackReceiver, startCallbackReceiver } from './callback-receiver.ts';
@@ -251,9 +251,12 @@ async function main(): Promise<number> {
         (settings.soakS < 600 ? ' (shorter than the 10 minutes of the figure: BENCH_SOAK_S=600)' : ''),
     );
   }
-  const report = `${lines.join('\n')}\n`;
+  // One blank line between blocks (the formatter's rule for the committed file); newest run first.
+  const report = `${lines.join('\n').replace(/\n{3,}/g, '\n\n')}\n`;
   process.stdout.write(`\n${report}`);
-  await writeFile(path.resolve(repoRoot, settings.resultsPath), report);
+  const resultsFile = path.resolve(repoRoot, settings.resultsPath);
+  const earlier = await readFile(resultsFile, 'utf8').catch(() => '');
+  await writeFile(resultsFile, earlier ? `${report}\n${earlier}` : report);
   log(`wrote ${settings.resultsPath}`);
   await lock.release();
   return pass ? 0 : 1;

@@ -31,7 +31,10 @@ afterAll(async () => {
 describe('FeedRateSource', () => {
   let nowMs = 1_000_000;
   const source = () =>
-    new FeedRateSource({ url: feedUrl, intervalMs: 1000, timeoutMs: 1500, staleAfterMs: 30_000 }, () => nowMs);
+    new FeedRateSource(
+      { url: feedUrl, intervalMs: 1000, timeoutMs: 1500, staleAfterMs: 30_000 },
+      () => nowMs,
+    );
 
   it('refuses to quote before its first good answer', async () => {
     mode = 'error';
