@@ -106,6 +106,26 @@ describe('routing', () => {
 });
 
 describe('request bodies', () => {
+  it('refuses U+0000 and unpaired surrogates, which PostgreSQL cannot store, naming the field (400, nothing stored)', async () => {
+    const before = await snapshotTables(t.database.db);
+    for (const [name, field] of [
+      ['"a\\u0000b"', 'name'],
+      ['"\\ud800"', 'name'],
+      ['"x\\udfffy"', 'name'],
+    ] as const) {
+      const response = await fetch(`${t.baseUrl}/operator/v1/accounts`, {
+        method: 'POST',
+        headers: operatorHeaders(),
+        body: `{"name":${name},"country":"US","usersApi":false}`,
+      });
+      await expectEnvelopeResponse(response, 400, 'ValidationException', {
+        errorCode: 'validation.invalidCharacter',
+        problematicField: field,
+      });
+    }
+    expect(await snapshotTables(t.database.db)).toEqual(before);
+  });
+
   it('answers malformed JSON with 400 JsonFormatException', async () => {
     for (const body of ['{"advanceSeconds":', '{advanceSeconds: 1}', 'nope', '{"a":1}}']) {
       await expectEnvelopeResponse(await postClock(body), 400, 'JsonFormatException', {

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.ts';
 import { parseJsonExact } from '../json-parse.ts';
+import { unstorableTextPath } from './unstorable-text.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -29,13 +30,24 @@ export function parseJsonBody(raw: Buffer): unknown {
       'The request body is not valid UTF-8.',
     );
   }
+  let body: unknown;
   try {
     // Rejects __proto__ and constructor.prototype keys (hostile JSON must not poison objects) and
     // keeps long number literals exact.
-    return parseJsonExact(text);
+    body = parseJsonExact(text);
   } catch {
     throw new ApiError('JsonFormatException', 'validation.jsonFormat', 'The request body is not valid JSON.');
   }
+  const unstorable = unstorableTextPath(text, body);
+  if (unstorable !== undefined) {
+    throw new ApiError(
+      'ValidationException',
+      'validation.invalidCharacter',
+      `Field ${unstorable.slice(0, 100)} holds U+0000 or an unpaired surrogate, which no field accepts.`,
+      { problematicField: unstorable.slice(0, 100) },
+    );
+  }
+  return body;
 }
 
 function acceptsRaw(request: FastifyRequest, contentType: string): boolean {
