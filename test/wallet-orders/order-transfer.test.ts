@@ -3,6 +3,7 @@ import { SANDBOX_FAILING_ADDRESSES } from '../../src/chains/sandbox-chain.ts';
 import { auditLedger } from '../../src/ledger/service.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { createPartner, type PartnerCredentials, signedFetch } from '../helpers/partner.ts';
+import type { TransferBody } from '../transfers/support.ts';
 import { asUser, createUser } from '../users/support.ts';
 import {
   createOrder,
@@ -30,25 +31,6 @@ beforeAll(async () => {
   ({ t, partner } = await startCardOrderApp());
 });
 afterAll(async () => t.close());
-
-interface TransferBody {
-  id: string;
-  status: string;
-  owner: string;
-  source: string;
-  dest: string;
-  sourceCurrency: string;
-  sourceAmount: number;
-  destCurrency: string;
-  destAmount: number;
-  exchangeRate: number | null;
-  fees: Record<string, number>;
-  totalFees: number;
-  completedAt: number | null;
-  failureReason: string | null;
-  blockchainTx: Record<string, unknown> | null;
-  statusHistories: { state: string; statusOrder: number; transferId: string }[];
-}
 
 async function getTransfer(who: PartnerCredentials, id: unknown) {
   const response = await signedFetch(t, who, { path: `/v3/transfers/${String(id)}` });
