@@ -115,6 +115,57 @@ describe('POST /v3/widget/limits/calculate', () => {
     expect(amounts).toHaveLength(4);
   });
 
+  it('limits a card on its own: the same card across other addresses reaches limits.dailyLimitReached', async () => {
+    const card = testCard('5200828282828228');
+    const accepted: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const { reservation, amount } = await lockedReservation(t, partner);
+      const address = { ...US_ADDRESS, street1: `${100 + i} Card Road` };
+      const answer = await createOrder(
+        t,
+        partner,
+        orderBody(partner, reservation, amount, { address, debitCard: card }),
+      );
+      if (answer.status !== 200) {
+        expect(answer.body.errorCode).toBe('limits.dailyLimitReached');
+        break;
+      }
+      accepted.push(amount);
+    }
+    // Four ~104 USD orders fit in 500 a day; each address alone has room for the fifth.
+    expect(accepted).toHaveLength(4);
+  });
+
+  it('refuses with limits.weeklyLimitReached when the week is full though the day is not', async () => {
+    const p = await createPartner(t, { name: 'Weekly' });
+    await setLimits(t, p.accountId, { STANDARD: { daily: '300', weekly: '400', yearly: '9000' } });
+    const address = { ...US_ADDRESS, street1: '9 Week Way' };
+    const order = async (card: string) => {
+      const { reservation, amount } = await lockedReservation(t, p);
+      return createOrder(t, p, orderBody(p, reservation, amount, { address, debitCard: testCard(card) }));
+    };
+    expect((await order('5200828282828236')).status).toBe(200);
+    expect((await order('5200828282828244')).status).toBe(200);
+    t.ctx.clock.setOffsetMs(t.ctx.clock.currentOffsetMs() + 25 * 3600 * 1000);
+    expect((await order('5200828282828251')).status).toBe(200);
+    const fourth = await order('5200828282828269');
+    expect(fourth.status).toBe(400);
+    expect(fourth.body.errorCode).toBe('limits.weeklyLimitReached');
+  });
+
+  it("accepts a supported country's own postal code format (API.md decision 5)", async () => {
+    const ottawa = {
+      street1: '80 Wellington St',
+      city: 'Ottawa',
+      state: 'ON',
+      postalCode: 'K1A 0A2',
+      country: 'CA',
+    };
+    const answer = await calculate(limitsBody(ottawa, { sourceCurrency: 'CAD' }));
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ dailyTotalSpent: 0 });
+  });
+
   it('applies a partner override set by the operator (audited), and {} restores the defaults', async () => {
     const p = await createPartner(t, { name: 'Override' });
     await setLimits(t, p.accountId, { STANDARD: { daily: '1000', weekly: '2000', yearly: 9000.5 } });
