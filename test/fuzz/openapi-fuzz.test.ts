@@ -4,6 +4,7 @@ import { operatorHeaders, startTestApp, type TestApp } from '../helpers/app.ts';
 import { snapshotTables } from '../helpers/db.ts';
 import { expectEnvelope, portOf, rawRequest } from '../helpers/http.ts';
 import { createPartner, type PartnerCredentials, sign } from '../helpers/partner.ts';
+import { isHtmlRoute, isPublicRoute } from '../helpers/routes.ts';
 import {
   arbitraryFor,
   HOSTILE_STRINGS,
@@ -25,16 +26,6 @@ const SEED = Number(process.env.FUZZ_SEED ?? 20261121);
 
 /** Tables a refused request may still write: audit trails and the consumed-signature guard. */
 const MAY_CHANGE = ['operator_audit', 'access_audit', 'signature_replays'];
-const HTML_PREFIXES = ['/purchase', '/onboarding', '/sandbox/'];
-const PUBLIC_PREFIXES = [
-  '/healthz',
-  '/readyz',
-  '/metrics',
-  '/v3/rates',
-  '/v3/widget/',
-  '/v2/sessions/auth/key',
-];
-
 interface Parameter {
   in: 'path' | 'query' | 'header';
   name: string;
@@ -128,8 +119,7 @@ async function send(
   };
 }
 
-const isOpen = (template: string) =>
-  [...PUBLIC_PREFIXES, ...HTML_PREFIXES].some((prefix) => template.startsWith(prefix));
+const isOpen = (template: string) => isPublicRoute(template) || isHtmlRoute(template);
 
 const HOSTILE_IDS = [
   '..',
@@ -322,7 +312,7 @@ describe('schema-driven fuzzing of every route in /openapi.json', () => {
                 answer.text.slice(0, 200),
               );
             if (answer.status >= 500) failures.push(`${where}: ${answer.text.slice(0, 300)}`);
-            if (answer.status >= 400 && !HTML_PREFIXES.some((prefix) => route.template.startsWith(prefix))) {
+            if (answer.status >= 400 && !isHtmlRoute(route.template)) {
               expect(answer.contentType, where).toMatch(/^application\/json/);
               const envelope = JSON.parse(answer.text) as { type: string };
               expectEnvelope(envelope, envelope.type, {

@@ -3,6 +3,7 @@ import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ID_ALPHABET } from '../../src/platform/ids.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { isHtmlRoute, isPublicRoute } from '../helpers/routes.ts';
 
 /**
  * The published contract must describe every route a partner or operator can call: a test
@@ -31,23 +32,9 @@ interface Document {
 }
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
-/** Routes anyone may call: ops probes, the public rate and widget endpoints, hosted pages. */
-const PUBLIC_PREFIXES = [
-  '/healthz',
-  '/readyz',
-  '/metrics',
-  '/v3/rates',
-  '/v3/widget/',
-  '/v2/sessions/auth/key',
-];
-/** Hosted pages answer HTML for people, not the JSON contract. */
-const HTML_PREFIXES = ['/purchase', '/onboarding', '/sandbox/', '/docs'];
 /** A description says what the route does, who may call it and what it refuses: more than a label. */
 const MIN_DESCRIPTION_LENGTH = 60;
 const JSON_MEDIA = 'application/json';
-
-const isPublic = (path: string) => PUBLIC_PREFIXES.some((prefix) => path.startsWith(prefix));
-const isHtml = (path: string) => HTML_PREFIXES.some((prefix) => path.startsWith(prefix));
 
 // ajv-formats ships CommonJS; under NodeNext its default export is the module object.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
@@ -132,24 +119,24 @@ function problemsOf(path: string, method: string, operation: Operation): string[
   const statuses = Object.keys(operation.responses ?? {});
   const success = statuses.filter((status) => /^[23]/.test(status));
   if (success.length === 0) problems.push(`${where}: no success response`);
-  if (!isHtml(path) && !statuses.some((status) => /^[45]/.test(status))) {
+  if (!isHtmlRoute(path) && !statuses.some((status) => /^[45]/.test(status))) {
     problems.push(`${where}: no error responses`);
   }
   for (const status of success) {
-    if (status === '204' || /^3/.test(status) || isHtml(path)) continue;
+    if (status === '204' || /^3/.test(status) || isHtmlRoute(path)) continue;
     const content = operation.responses?.[status]?.content;
     if (!content) problems.push(`${where}: ${status} has no schema`);
     else if (content[JSON_MEDIA])
       problems.push(...exampleProblems(`${where} ${status}`, content[JSON_MEDIA]));
   }
-  if ((method === 'post' || method === 'put') && !operation.requestBody && !isHtml(path)) {
+  if ((method === 'post' || method === 'put') && !operation.requestBody && !isHtmlRoute(path)) {
     // A POST that takes nothing still says so: its body schema is an empty object.
     problems.push(`${where}: no request body schema`);
   }
   const jsonBody = operation.requestBody?.content?.[JSON_MEDIA];
   if (jsonBody) problems.push(...exampleProblems(`${where} request`, jsonBody));
   const operatorRoute = path.startsWith('/operator/');
-  const needsSecurity = operatorRoute || !(isPublic(path) || isHtml(path));
+  const needsSecurity = operatorRoute || !(isPublicRoute(path) || isHtmlRoute(path));
   if (needsSecurity && !operation.security?.length) problems.push(`${where}: no security requirement`);
   return problems;
 }

@@ -1,0 +1,15 @@
+/** Which routes of /openapi.json need no credentials, and which answer HTML for people. */
+export const PUBLIC_PREFIXES = [
+  '/healthz',
+  '/readyz',
+  '/metrics',
+  '/v3/rates',
+  '/v3/widget/',
+  '/v2/sessions/auth/key',
+];
+
+/** Hosted pages answer HTML for people, not the JSON contract. */
+export const HTML_PREFIXES = ['/purchase', '/onboarding', '/sandbox/', '/docs'];
+
+export const isPublicRoute = (path: string) => PUBLIC_PREFIXES.some((prefix) => path.startsWith(prefix));
+export const isHtmlRoute = (path: string) => HTML_PREFIXES.some((prefix) => path.startsWith(prefix));
