@@ -21,9 +21,17 @@ export { assertNotifyUrlAllowed } from './url-policy.ts';
 export async function notifyTransferCreated(
   ctx: AppContext,
   tx: Tx,
-  transfer: { accountId: string; transferId: string; owner: string; notifyUrl?: string; parties?: string[] },
+  transfer: {
+    accountId: string;
+    /** The account's partner when the caller already knows it (saves a lookup per transfer). */
+    partnerId?: string;
+    transferId: string;
+    owner: string;
+    notifyUrl?: string;
+    parties?: string[];
+  },
 ): Promise<void> {
-  const partnerId = await requirePartner(tx, transfer.accountId);
+  const partnerId = transfer.partnerId ?? (await requirePartner(tx, transfer.accountId));
   const trigger = `transfer:${transfer.transferId}`;
   const srns = [
     ...new Set([trigger, `account:${transfer.accountId}`, transfer.owner, ...(transfer.parties ?? [])]),
@@ -72,10 +80,9 @@ async function queueDelivery(
   tx: Queryable,
   partnerId: string,
   delivery: { subscriptionId: string | null; trigger: string; url: string; body: unknown },
-): Promise<string> {
-  const id = newId('CB');
+): Promise<void> {
   await insertDelivery(tx, {
-    id,
+    id: newId('CB'),
     partner_id: partnerId,
     subscription_id: delivery.subscriptionId,
     trigger: delivery.trigger,
@@ -83,7 +90,6 @@ async function queueDelivery(
     body: serializeJson(delivery.body),
     max_attempts: 1 + ctx.config.callbackRetries,
   });
-  return id;
 }
 
 async function requirePartner(q: Queryable, accountId: string): Promise<string> {

@@ -60,6 +60,11 @@ async function resolveAll(hostname: string): Promise<LookupAddress[]> {
   }
 }
 
+/** A name is allowed only if it resolves, and every address it answers is (one private one refuses it). */
+function everyAddressAllowed(addresses: LookupAddress[], rules: AddressRules): boolean {
+  return addresses.length > 0 && addresses.every((a) => addressAllowed(a.address, rules));
+}
+
 /**
  * Refuses a notifyUrl / notifyTarget the environment does not allow, with a ValidationException
  * naming `field`. A DNS name must resolve, and to allowed addresses only (every one of them: a
@@ -75,9 +80,7 @@ export async function assertNotifyUrlAllowed(ctx: AppContext, raw: string, field
   } catch {
     throw callbackErrors.urlUnresolvable(field);
   }
-  const rules = urlRules(ctx);
-  if (addresses.length === 0 || addresses.some((a) => !addressAllowed(a.address, rules)))
-    throw callbackErrors.urlForbiddenHost(field);
+  if (!everyAddressAllowed(addresses, urlRules(ctx))) throw callbackErrors.urlForbiddenHost(field);
 }
 
 type LookupCallback = (
@@ -94,7 +97,7 @@ export function pinnedLookup(rules: AddressRules) {
   return (hostname: string, options: LookupOneOptions | LookupAllOptions, callback: LookupCallback) => {
     resolveAll(hostname).then(
       (addresses) => {
-        if (addresses.length === 0 || addresses.some((a) => !addressAllowed(a.address, rules))) {
+        if (!everyAddressAllowed(addresses, rules)) {
           const error: NodeJS.ErrnoException = new Error(`${hostname} resolves to a forbidden address`);
           error.code = 'EFORBIDDENADDRESS';
           callback(error, '');

@@ -87,6 +87,7 @@ export async function recordOrderTransfer(ctx: AppContext, tx: Tx, delivery: Ord
   const row = await insertTransfer(tx, orderTransferRow(delivery, newId('TF'), ctx.clock.nowMs()));
   await notifyTransferCreated(ctx, tx, {
     accountId: row.account_id,
+    partnerId: row.partner_id,
     transferId: row.id,
     owner: row.owner,
     parties: [row.dest],

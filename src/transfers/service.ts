@@ -157,6 +157,7 @@ export async function createTransfer(
   if (row.status === 'PREVIEW') return transferView(row);
   await notifyTransferCreated(ctx, tx, {
     accountId: scope.accountId,
+    partnerId: scope.partnerId,
     transferId: row.id,
     owner: row.owner,
     // Subscriptions to either party (e.g. the receiving user) are matched too.

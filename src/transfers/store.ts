@@ -40,8 +40,6 @@ export type NewTransfer = Omit<
   'blockchain_tx' | 'failure_reason' | 'cancelled_at' | 'updated_at'
 >;
 
-const ts = (date: Date | null) => date;
-
 export async function insertTransfer(q: Queryable, t: NewTransfer): Promise<TransferRow> {
   const { rows } = await q.query<TransferRow>(
     `INSERT INTO transfers (id, partner_id, account_id, owner, source, dest, source_currency, dest_currency,
@@ -71,7 +69,7 @@ export async function insertTransfer(q: Queryable, t: NewTransfer): Promise<Tran
       t.hold_id,
       JSON.stringify(t.status_history),
       t.created_at,
-      ts(t.completed_at),
+      t.completed_at,
       t.expires_at,
     ],
   );
