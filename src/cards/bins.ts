@@ -24,7 +24,7 @@ const SANDBOX_BINS: Record<string, BinInfo> = {
 };
 
 /** Visa: 4…; Mastercard: 51-55 and 2221-2720. Anything else is a brand we do not take. */
-export function brandOf(pan: string): CardBrand | undefined {
+function brandOf(pan: string): CardBrand | undefined {
   if (pan.startsWith('4')) return 'VISA';
   const two = Number(pan.slice(0, 2));
   const four = Number(pan.slice(0, 4));

@@ -6,7 +6,7 @@ import { createHmac } from 'node:crypto';
  * unkeyed hash of a 16-digit number with a known BIN would allow in seconds. The key is derived
  * from the master key under its own label, so it is never the key used for anything else.
  */
-export function cardFingerprintKey(masterKey: Buffer): Buffer {
+function cardFingerprintKey(masterKey: Buffer): Buffer {
   return createHmac('sha256', masterKey).update('rampart card fingerprint v1').digest();
 }
 

@@ -33,7 +33,7 @@ export function lockedFieldsOf(view: ReservationView): ReadonlySet<FieldName> {
   return locked;
 }
 
-export function hasValue(view: ReservationView, field: FieldName): boolean {
+function hasValue(view: ReservationView, field: FieldName): boolean {
   const value = view[field];
   return value !== null && value !== '';
 }

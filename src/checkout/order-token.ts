@@ -1,4 +1,5 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
+import { secretsEqual } from '../platform/crypto.ts';
 
 /**
  * Binds a wallet order to the reservation it was made from, so the page's status and code
@@ -15,7 +16,5 @@ export function orderToken(masterKey: Buffer, orderId: string, reservation: stri
 }
 
 export function orderTokenValid(masterKey: Buffer, orderId: string, reservation: string, token: string) {
-  const expected = Buffer.from(orderToken(masterKey, orderId, reservation));
-  const given = Buffer.from(token);
-  return given.length === expected.length && timingSafeEqual(given, expected);
+  return secretsEqual(token, orderToken(masterKey, orderId, reservation));
 }

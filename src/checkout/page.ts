@@ -1,5 +1,4 @@
-import { BILLING_COUNTRIES } from '../orders/supported.ts';
-import { countryName } from '../platform/countries.ts';
+import { SUPPORTED_COUNTRIES } from '../limits/countries.ts';
 import type { Quote } from '../pricing/quote.ts';
 import { html, type SafeHtml } from '../web/html.ts';
 import { ASSET_PATHS } from './assets.ts';
@@ -102,11 +101,8 @@ ${errorSlot(id)}
 
 const asOptions = (codes: string[]) => codes.map((code) => ({ value: code, label: code }));
 
-function countryOptions() {
-  return [...BILLING_COUNTRIES]
-    .map((code) => ({ value: code, label: countryName(code) ?? code }))
-    .sort((a, b) => a.label.localeCompare(b.label));
-}
+/** The billing countries by name, as GET /v3/widget/supportedCountries lists them; built once. */
+const COUNTRY_OPTIONS = SUPPORTED_COUNTRIES.map(({ code, name }) => ({ value: code, label: name }));
 
 /** The locked quote (or an empty one the script fills in once the buyer picked an amount). */
 function summary(model: FormModel): SafeHtml {
@@ -195,7 +191,7 @@ ${textField(model, 'phone')}
 ${textField(model, 'street1')}
 ${textField(model, 'city')}
 <div class="row">${textField(model, 'state')}${textField(model, 'postalCode')}</div>
-${selectField(model, 'country', countryOptions())}
+${selectField(model, 'country', COUNTRY_OPTIONS)}
 </fieldset>`;
 }
 

@@ -11,7 +11,7 @@ export type RedirectCheck = { ok: true; targets: RedirectTargets } | { ok: false
 const MAX_URL_LENGTH = 2048;
 
 /** http(s), no credentials, bounded: never `javascript:`, `data:` or any other scheme. */
-export function isSafeRedirect(value: string): boolean {
+function isSafeRedirect(value: string): boolean {
   if (value.length > MAX_URL_LENGTH) return false;
   let url: URL;
   try {

@@ -29,7 +29,7 @@ export interface LimitsSubject {
 }
 
 /** The partner's override for the tier when the operator set one, else the country's default. */
-export async function limitTable(q: Queryable, subject: LimitsSubject): Promise<LimitTable> {
+async function limitTable(q: Queryable, subject: LimitsSubject): Promise<LimitTable> {
   const override = subject.partnerId ? await findOverride(q, subject.partnerId) : undefined;
   return tableOf(override, subject);
 }
@@ -65,12 +65,12 @@ async function spentPerWindow(
     weekly: new Money(0),
     yearly: new Money(0),
   };
-  for (const key of keys) {
-    const sums = await spentSince(
-      q,
-      key,
-      WINDOWS.map((window) => nowMs - window.ms),
-    );
+  const perKey = await spentSince(
+    q,
+    keys,
+    WINDOWS.map((window) => nowMs - window.ms),
+  );
+  for (const sums of perKey) {
     WINDOWS.forEach((window, index) => {
       const value = new Money(sums[index]!);
       if (value.gt(spent[window.name])) spent[window.name] = value;
@@ -158,7 +158,7 @@ export async function recordSpend(
     const remaining = limits[`${window.name}Remaining`];
     if (order.amountUsd.gt(remaining)) throw limitErrors.reached(window.name, remaining.toFixed(2));
   }
-  for (const key of keys) await insertSpend(tx, order.orderId, key, order.amountUsd.toFixed(), nowMs);
+  await insertSpend(tx, order.orderId, keys, order.amountUsd.toFixed(), nowMs);
 }
 
 /** A failed order's spend no longer counts. Safe to repeat. */

@@ -10,26 +10,34 @@ function dayOf(ms: number): string {
 }
 
 /**
- * Spent since `startMs` for one key: whole days after the start's day from the buckets, plus the
- * rows of the start's own day from `startMs` on. Spend is never recorded after "now" (the service
- * clock only moves forward), so no upper bound is needed. Cost is flat in the number of orders:
- * at most 366 bucket rows and one day's rows.
+ * Spent since each of `startsMs` for each key, in one round trip: per key, whole days after the
+ * start's day from the buckets, plus the rows of the start's own day from `startMs` on. Spend is
+ * never recorded after "now" (the service clock only moves forward), so no upper bound is needed.
+ * Cost is flat in the number of orders: at most 366 bucket rows and one day's rows per key.
+ * Answers one row of sums (in `startsMs` order) per key.
  */
 const WINDOW_SUM = (n: number) => `(
-    (SELECT COALESCE(sum(amount_usd), 0) FROM card_spend_days WHERE spend_key = $1 AND day > $${n}::date)
+    (SELECT COALESCE(sum(amount_usd), 0) FROM card_spend_days WHERE spend_key = k.key AND day > $${n}::date)
   + (SELECT COALESCE(sum(amount_usd), 0) FROM card_spend
-      WHERE spend_key = $1 AND at >= to_timestamp($${n + 1}::bigint / 1000.0)
+      WHERE spend_key = k.key AND at >= to_timestamp($${n + 1}::bigint / 1000.0)
         AND at < to_timestamp($${n + 2}::bigint / 1000.0)))`;
 
-export async function spentSince(q: Queryable, key: string, startsMs: readonly number[]): Promise<string[]> {
-  const params: unknown[] = [key];
+export async function spentSince(
+  q: Queryable,
+  keys: readonly string[],
+  startsMs: readonly number[],
+): Promise<string[][]> {
+  const params: unknown[] = [keys];
   const columns = startsMs.map((startMs, index) => {
     const dayStartMs = Date.parse(`${dayOf(startMs)}T00:00:00Z`);
     params.push(dayOf(startMs), startMs, dayStartMs + DAY_MS);
     return `${WINDOW_SUM(2 + index * 3)} AS w${index}`;
   });
-  const { rows } = await q.query<Record<string, string>>(`SELECT ${columns.join(', ')}`, params);
-  return startsMs.map((_, index) => rows[0]![`w${index}`]!);
+  const { rows } = await q.query<Record<string, string>>(
+    `SELECT ${columns.join(', ')} FROM unnest($1::text[]) AS k(key)`,
+    params,
+  );
+  return rows.map((row) => startsMs.map((_, index) => row[`w${index}`]!));
 }
 
 /**
@@ -40,21 +48,27 @@ export async function lockSpendKey(q: Queryable, key: string): Promise<void> {
   await q.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 8008))', [`card-spend:${key}`]);
 }
 
+/**
+ * Records one order's spend under each key: its row, and its share of each key's day bucket.
+ * Buckets are written in key order, the order deleteSpend uses, so the two cannot deadlock.
+ */
 export async function insertSpend(
   q: Queryable,
   orderId: string,
-  key: string,
+  keys: readonly string[],
   amountUsd: string,
   atMs: number,
 ): Promise<void> {
   await q.query(
-    `INSERT INTO card_spend (order_id, spend_key, amount_usd, at) VALUES ($1, $2, $3, to_timestamp($4::bigint / 1000.0))`,
-    [orderId, key, amountUsd, atMs],
+    `INSERT INTO card_spend (order_id, spend_key, amount_usd, at)
+     SELECT $1, key, $3, to_timestamp($4::bigint / 1000.0) FROM unnest($2::text[]) AS k(key)`,
+    [orderId, keys, amountUsd, atMs],
   );
   await q.query(
-    `INSERT INTO card_spend_days (spend_key, day, amount_usd) VALUES ($1, $2::date, $3)
+    `INSERT INTO card_spend_days (spend_key, day, amount_usd)
+     SELECT key, $2::date, $3 FROM unnest($1::text[]) AS k(key) ORDER BY key COLLATE "C"
      ON CONFLICT (spend_key, day) DO UPDATE SET amount_usd = card_spend_days.amount_usd + EXCLUDED.amount_usd`,
-    [key, dayOf(atMs), amountUsd],
+    [keys, dayOf(atMs), amountUsd],
   );
 }
 

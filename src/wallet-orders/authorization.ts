@@ -57,7 +57,7 @@ export async function startAuthorization(
 const expired = (ctx: AppContext, a: AuthorizationRow) => a.expires_at.getTime() <= ctx.clock.nowMs();
 
 /** Fails the order if its step is still pending past expiry; true when it did. */
-export async function failIfExpired(ctx: AppContext, tx: Tx, order: OrderRow, a: AuthorizationRow) {
+async function failIfExpired(ctx: AppContext, tx: Tx, order: OrderRow, a: AuthorizationRow) {
   if (order.status !== 'RUNNING_CHECKS' || a.state !== 'PENDING' || !expired(ctx, a)) return false;
   await failOrder(ctx, tx, order, a.method === 'CODES' ? FAILURES.codesExpired : FAILURES.threeDsExpired);
   return true;

@@ -105,7 +105,7 @@ export async function readOrderBody(ctx: AppContext, orderId: string, options: C
 }
 
 /** The simulated issuer page's capability: HMAC of the order id, so nobody else can decide it. */
-export function threeDsToken(ctx: AppContext, orderId: string): string {
+function threeDsToken(ctx: AppContext, orderId: string): string {
   const key = createHmac('sha256', ctx.config.masterKey).update('rampart sandbox 3ds v1').digest();
   return createHmac('sha256', key).update(orderId).digest('base64url').slice(0, 32);
 }
