@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { PreparingClient } from './prepared-client.ts';
 
 export type Db = pg.Pool;
 /** Anything that runs a query: the pool itself or a client inside a transaction. */
@@ -24,6 +25,7 @@ export interface PoolSettings {
 
 export function createPool(settings: PoolSettings): Db {
   const pool = new pg.Pool({
+    Client: PreparingClient,
     connectionString: settings.connectionString,
     max: settings.max,
     statement_timeout: settings.statementTimeoutMs,

@@ -1,0 +1,45 @@
+import { createHash } from 'node:crypto';
+import pg from 'pg';
+
+/**
+ * Distinct statements one connection keeps prepared. Our statements are fixed texts, a few hundred
+ * in all; a text built from data (it should not be) stops being prepared past this bound instead of
+ * growing the server's memory without end.
+ */
+const MAX_PREPARED_PER_CONNECTION = 1000;
+
+const statementNames = new Map<string, string>();
+
+/** A stable name for a statement text: the same on every connection, so it is parsed once per connection. */
+function statementName(text: string): string {
+  let name = statementNames.get(text);
+  if (name === undefined) {
+    name = `r${createHash('sha1').update(text).digest('base64url').slice(0, 20)}`;
+    if (statementNames.size < MAX_PREPARED_PER_CONNECTION * 4) statementNames.set(text, name);
+  }
+  return name;
+}
+
+/**
+ * A pg client that runs every parameterised statement as a named prepared statement. Without it
+ * PostgreSQL parses and plans each statement on every call: for the authentication CTE that was
+ * two thirds of the server's time per request (bench/FINDINGS.md). Prepared, PostgreSQL still
+ * picks a custom plan per call where the parameters matter (plan_cache_mode auto), so no plan gets
+ * worse; it stops re-parsing, and reuses the generic plan where that is as cheap.
+ * Statements without parameters (BEGIN, COMMIT, DDL) keep the simple protocol.
+ */
+export class PreparingClient extends pg.Client {
+  private readonly prepared = new Set<string>();
+
+  // biome-ignore lint/suspicious/noExplicitAny: mirrors pg.Client.query's overloads
+  override query(config: any, values?: any, callback?: any): any {
+    if (typeof config === 'string' && Array.isArray(values) && values.length > 0) {
+      const name = statementName(config);
+      if (this.prepared.has(name) || this.prepared.size < MAX_PREPARED_PER_CONNECTION) {
+        this.prepared.add(name);
+        return super.query({ name, text: config, values }, callback);
+      }
+    }
+    return super.query(config, values, callback);
+  }
+}
