@@ -139,10 +139,15 @@ export async function accountInPartner(q: Queryable, partnerId: string, accountI
   return (await findAccountWithin(q, partnerId, accountId)) !== undefined;
 }
 
-/** The account row usually comes with authentication; the ledger's balances are the one extra query. */
+/**
+ * The caller's own account and its balances usually come with authentication (route config
+ * withOwnBalances); any other account costs a read and the ledger's balances query.
+ */
 export async function getAccount(ctx: AppContext, scope: Scope, accountId: string): Promise<AccountView> {
   const row = await visibleAccount(ctx, undefined, scope, accountId, false);
-  return accountView(row, await balancesOf(ctx.db, `account:${row.id}`));
+  const own = scope.caller.account;
+  const prefetched = !scope.masqueraded && own?.id === row.id ? own.balances : undefined;
+  return accountView(row, prefetched ?? (await balancesOf(ctx.db, `account:${row.id}`)));
 }
 
 export async function updateAccount(

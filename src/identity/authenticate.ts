@@ -49,16 +49,17 @@ export class Authenticator {
 
   async authenticate(request: FastifyRequest): Promise<Caller> {
     const apiKey = singleHeader(request, 'x-api-key');
-    if (apiKey !== undefined) return this.bySignature(request, apiKey);
+    const withBalances = request.routeOptions.config.withOwnBalances === true;
+    if (apiKey !== undefined) return this.bySignature(request, apiKey, withBalances);
     const authorization = singleHeader(request, 'authorization');
-    if (authorization !== undefined) return this.byBearer(authorization);
+    if (authorization !== undefined) return this.byBearer(authorization, withBalances);
     throw authErrors.missingCredentials();
   }
 
-  private async byBearer(authorization: string): Promise<Caller> {
+  private async byBearer(authorization: string, withBalances: boolean): Promise<Caller> {
     const token = BEARER.exec(authorization)?.[1];
     if (!token) throw authErrors.invalidSession();
-    const key = await findLiveKeyBySecretHash(this.ctx.db, hashSecret(token));
+    const key = await findLiveKeyBySecretHash(this.ctx.db, hashSecret(token), withBalances);
     if (!key) throw authErrors.invalidSession();
     return toCaller(key, 'bearer');
   }
@@ -84,7 +85,7 @@ export class Authenticator {
     return this.secrets.open(apiKey, key.secret_sealed, nowMs);
   }
 
-  private async bySignature(request: FastifyRequest, apiKey: string): Promise<Caller> {
+  private async bySignature(request: FastifyRequest, apiKey: string, withBalances: boolean): Promise<Caller> {
     const signature = singleHeader(request, 'x-api-signature');
     if (!API_KEY_SHAPE.test(apiKey) || signature === undefined || !isWellFormedSignature(signature)) {
       throw authErrors.invalidSignature();
@@ -102,6 +103,7 @@ export class Authenticator {
       signature.toLowerCase(),
       expiresAtMs,
       sentMs,
+      withBalances,
     );
     if (!used) {
       this.secrets.forget(apiKey);

@@ -1,3 +1,4 @@
+import { type BalancesJson, balancesFromJson } from '../ledger/service.ts';
 import type { Queryable } from '../platform/db/pool.ts';
 import type { AccountRow } from './accounts-store.ts';
 import type { CallerAccount } from './types.ts';
@@ -21,20 +22,35 @@ export interface KeyWithAccount extends KeyRow {
 interface JoinedRow extends KeyRow {
   /** The whole account row, read in the same round trip (see CallerAccount.row). */
   account_row: (Omit<AccountRow, 'created_at'> & { created_at: string }) | null;
+  /** Set only when asked for (`withBalances`): the ledger's balances of the key's account. */
+  own_balances: BalancesJson | null;
 }
 
-const KEY_WITH_ACCOUNT = `
+/**
+ * The key with its account, and on request the account's ledger balances through the ledger's
+ * function (migration 013): GET of one's own account then needs no second round trip.
+ */
+function keyWithAccount(withBalances: boolean): string {
+  const balances = withBalances
+    ? `CASE WHEN a.id IS NULL THEN NULL ELSE ledger_balances_json('account:' || a.id) END`
+    : 'NULL::json';
+  return `
   SELECT k.api_key, k.account_id, k.partner_id, k.type, k.description, k.ip_whitelist, k.secret_sealed, k.created_at,
          CASE WHEN a.id IS NULL THEN NULL ELSE json_build_object(
            'id', a.id, 'partner_id', a.partner_id, 'parent_id', a.parent_id, 'kind', a.kind, 'name', a.name,
            'status', a.status, 'type', a.type, 'country', a.country, 'users_api_enabled', a.users_api_enabled,
            'referrer_account_id', a.referrer_account_id, 'profile_fields', a.profile_fields, 'created_at', a.created_at)
-         END AS account_row
+         END AS account_row,
+         ${balances} AS own_balances
   FROM api_keys k LEFT JOIN accounts a ON a.id = k.account_id`;
+}
+
+const KEY_WITH_ACCOUNT = keyWithAccount(false);
+const KEY_WITH_ACCOUNT_AND_BALANCES = keyWithAccount(true);
 
 function withAccount(row: JoinedRow | undefined): KeyWithAccount | undefined {
   if (!row) return undefined;
-  const { account_row, ...key } = row;
+  const { account_row, own_balances, ...key } = row;
   if (!account_row || !key.partner_id) return { ...key, account: undefined };
   const accountRow: AccountRow = { ...account_row, created_at: new Date(account_row.created_at) };
   const account: CallerAccount = {
@@ -43,14 +59,21 @@ function withAccount(row: JoinedRow | undefined): KeyWithAccount | undefined {
     kind: accountRow.kind,
     usersApiEnabled: accountRow.users_api_enabled,
     row: accountRow,
+    balances: own_balances ? balancesFromJson(own_balances) : undefined,
   };
   return { ...key, account };
 }
 
 /** A live key by its id (signature auth) or by its secret's hash (bearer auth). */
-async function findLiveKeyBy(q: Queryable, column: 'api_key' | 'secret_hash', value: string) {
+async function findLiveKeyBy(
+  q: Queryable,
+  column: 'api_key' | 'secret_hash',
+  value: string,
+  withBalances = false,
+) {
+  const select = withBalances ? KEY_WITH_ACCOUNT_AND_BALANCES : KEY_WITH_ACCOUNT;
   const { rows } = await q.query<JoinedRow>(
-    `${KEY_WITH_ACCOUNT} WHERE k.${column} = $1 AND k.deleted_at IS NULL`,
+    `${select} WHERE k.${column} = $1 AND k.deleted_at IS NULL`,
     [value],
   );
   return withAccount(rows[0]);
@@ -63,8 +86,9 @@ export function findLiveKey(q: Queryable, apiKey: string): Promise<KeyWithAccoun
 export function findLiveKeyBySecretHash(
   q: Queryable,
   secretHash: string,
+  withBalances = false,
 ): Promise<KeyWithAccount | undefined> {
-  return findLiveKeyBy(q, 'secret_hash', secretHash);
+  return findLiveKeyBy(q, 'secret_hash', secretHash, withBalances);
 }
 
 /**
@@ -82,9 +106,10 @@ export async function recordSignatureUse(
   signature: string,
   expiresAtMs: number,
   signedAtMs: number,
+  withBalances = false,
 ): Promise<(KeyWithAccount & { fresh: boolean; signedBeforeStart: boolean }) | undefined> {
   const { rows } = await q.query<JoinedRow & { fresh: boolean; signed_before_start: boolean }>(
-    `WITH live AS (${KEY_WITH_ACCOUNT} WHERE k.api_key = $1 AND k.deleted_at IS NULL),
+    `WITH live AS (${withBalances ? KEY_WITH_ACCOUNT_AND_BALANCES : KEY_WITH_ACCOUNT} WHERE k.api_key = $1 AND k.deleted_at IS NULL),
           started AS (SELECT to_timestamp($4 / 1000.0) <= pg_postmaster_start_time() AS before_start),
           used AS (INSERT INTO signature_replays (signature, expires_at)
                    SELECT $2, to_timestamp($3 / 1000.0) FROM live, started WHERE NOT started.before_start

@@ -107,6 +107,7 @@ export const identityRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (ap
         params: AccountParams,
         response: { 200: withExample(Account, accountAnswer), ...errorResponses(400, 401, 403, 404, 429) },
       },
+      config: { withOwnBalances: true },
     },
     async (request) => getAccount(ctx, scopeOf(request), request.params.accountId),
   );

@@ -1,3 +1,4 @@
+import type { Balances } from '../ledger/service.ts';
 import type { AccountRow } from './accounts-store.ts';
 
 /** Who is calling, as established by authentication (before masquerading). */
@@ -20,6 +21,8 @@ export interface CallerAccount {
    * needs no second round trip. Same request, so as fresh as a separate read would be.
    */
   row?: AccountRow;
+  /** The account's ledger balances, read by the same query on routes that show them (withOwnBalances). */
+  balances?: Balances;
 }
 
 /**

@@ -208,8 +208,22 @@ export interface Balances {
 
 /** Wyre's totalBalances (including pending holds) and availableBalances (excluding them). */
 export async function balancesOf(q: Queryable, owner: string): Promise<Balances> {
+  return balancesFrom(await balanceRows(q, owner));
+}
+
+/**
+ * What the SQL function `ledger_balances_json(owner)` (migration 013) returns: another module's
+ * query calls it to bring an owner's balances back in its own round trip.
+ */
+export type BalancesJson = [currency: string, total: string, available: string][];
+
+export function balancesFromJson(rows: BalancesJson): Balances {
+  return balancesFrom(rows.map(([currency, total, available]) => ({ currency, total, available })));
+}
+
+function balancesFrom(rows: { currency: string; total: string; available: string }[]): Balances {
   const balances: Balances = { totalBalances: {}, availableBalances: {} };
-  for (const row of await balanceRows(q, owner)) {
+  for (const row of rows) {
     balances.totalBalances[row.currency] = new Money(row.total);
     balances.availableBalances[row.currency] = new Money(row.available);
   }

@@ -1,5 +1,4 @@
 import type { Scope } from '../identity/types.ts';
-import { balancesOf } from '../ledger/service.ts';
 import type { AppContext } from '../platform/context.ts';
 import type { Queryable, Tx } from '../platform/db/pool.ts';
 import { newId } from '../platform/ids.ts';
@@ -77,10 +76,8 @@ async function viewOf(
 ): Promise<UserView> {
   const snapshot = await findUserSnapshot(q, partnerId, userId);
   if (!snapshot) throw userErrors.masqueradeRequired();
-  const { user, scopes, hasActivePaymentMethod, depositAddresses } = snapshot;
+  const { user, scopes, hasActivePaymentMethod, depositAddresses, balances } = snapshot;
   const facts = { fields: user.fields, onboarding: user.onboarding_status, hasActivePaymentMethod };
-  // The ledger's balances: one more query, the ledger's tables being its own.
-  const balances = await balancesOf(q, `user:${user.id}`);
   return userView(user, scopes, facts, depositAddresses, balances, only);
 }
 

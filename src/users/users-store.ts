@@ -1,3 +1,4 @@
+import { type Balances, type BalancesJson, balancesFromJson } from '../ledger/service.ts';
 import type { Queryable } from '../platform/db/pool.ts';
 import type { StoredField } from './fields.ts';
 import type { OnboardingStatus, ScopeName, ScopeStatus } from './scope-rules.ts';
@@ -126,11 +127,13 @@ export interface UserSnapshot {
   scopes: ScopeRow[];
   hasActivePaymentMethod: boolean;
   depositAddresses: Record<string, string>;
+  /** Read through the ledger's function ledger_balances_json (migration 013). */
+  balances: Balances;
 }
 
 /**
  * Everything a User answer shows, in one round trip: the read path (GET /v3/users/{id}) is the
- * Users API's hottest, and four separate queries cost more than the work they do.
+ * Users API's hottest, and five separate queries cost more than the work they do.
  */
 export async function findUserSnapshot(q: Queryable, partnerId: string, userId: string) {
   const { rows } = await q.query<
@@ -138,6 +141,7 @@ export async function findUserSnapshot(q: Queryable, partnerId: string, userId: 
       scopes: { scope: ScopeName; status: ScopeStatus; submitted_at: string | null }[];
       has_pm: boolean;
       addresses: Record<string, string>;
+      balances: BalancesJson;
     }
   >(
     `SELECT u.id, u.partner_id, u.owner_account_id, u.type, u.fields, u.onboarding_status, u.created_at,
@@ -147,18 +151,20 @@ export async function findUserSnapshot(q: Queryable, partnerId: string, userId: 
        EXISTS (SELECT 1 FROM payment_methods p
                WHERE p.partner_id = u.partner_id AND p.user_id = u.id AND p.status = 'ACTIVE') AS has_pm,
        (SELECT coalesce(json_object_agg(d.currency, d.address ORDER BY d.currency), '{}'::json)
-          FROM deposit_addresses d WHERE d.partner_id = u.partner_id AND d.owner = 'user:' || u.id) AS addresses
+          FROM deposit_addresses d WHERE d.partner_id = u.partner_id AND d.owner = 'user:' || u.id) AS addresses,
+       ledger_balances_json('user:' || u.id) AS balances
      FROM users u WHERE u.partner_id = $1 AND u.id = $2`,
     [partnerId, userId],
   );
   const row = rows[0];
   if (!row) return undefined;
-  const { scopes, has_pm, addresses, ...user } = row;
+  const { scopes, has_pm, addresses, balances, ...user } = row;
   return {
     user,
     scopes: scopes.map((s) => ({ ...s, submitted_at: s.submitted_at ? new Date(s.submitted_at) : null })),
     hasActivePaymentMethod: has_pm,
     depositAddresses: addresses,
+    balances: balancesFromJson(balances),
   } satisfies UserSnapshot;
 }
 
