@@ -2,7 +2,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../platform/context.ts';
 import { ApiError } from '../platform/errors.ts';
 import type { LimitCheck } from '../platform/http/rate-limit.ts';
-import { insertAccessAudit } from './accounts-store.ts';
+import { GroupedWriter } from '../platform/db/grouped-writer.ts';
+import { type AccessAuditEntry, insertAccessAudits } from './accounts-store.ts';
 import { Authenticator } from './authenticate.ts';
 import { authErrors } from './errors.ts';
 import { ipAllowed } from './ip-whitelist.ts';
@@ -19,6 +20,11 @@ declare module 'fastify' {
     auth?: 'none' | 'partner';
     /** Routes an untied decentralized session token may call (creating its account, deleting its key). */
     allowUntiedSession?: boolean;
+    /**
+     * The route shows the caller's own account balances: authentication reads them in its own
+     * query, saving the route a round trip (see keys-store keyWithAccount).
+     */
+    withOwnBalances?: boolean;
   }
 }
 
@@ -69,6 +75,8 @@ function masqueradeValue(request: FastifyRequest): string | undefined {
  */
 export function partnerAccess(ctx: AppContext, limitPerKey?: LimitCheck) {
   const authenticator = new Authenticator(ctx);
+  // Concurrent masqueraded calls share one INSERT; each still waits for its own row.
+  const audits = new GroupedWriter<AccessAuditEntry>((entries) => insertAccessAudits(ctx.asyncCommitDb, entries));
   const access = async (request: FastifyRequest, reply: FastifyReply) => {
     const caller = await authenticator.authenticate(request);
     request.caller = caller;
@@ -87,13 +95,14 @@ export function partnerAccess(ctx: AppContext, limitPerKey?: LimitCheck) {
       return;
     }
     const audit = (outcome: 'allowed' | 'denied') =>
-      insertAccessAudit(ctx.asyncCommitDb, {
+      audits.add({
         apiKey: caller.apiKey,
         accountId: account.id,
         target: masqueradeAs.slice(0, 64),
         method: request.method,
         route: request.routeOptions.url ?? '',
         outcome,
+        at: new Date(),
       });
     const target = parseMasqueradeAs(masqueradeAs);
     try {

@@ -110,19 +110,29 @@ export async function findSandboxDemo(q: Queryable) {
   return rows[0];
 }
 
-export async function insertAccessAudit(
-  q: Queryable,
-  entry: {
-    apiKey: string;
-    accountId: string;
-    target: string;
-    method: string;
-    route: string;
-    outcome: 'allowed' | 'denied';
-  },
-) {
+export interface AccessAuditEntry {
+  apiKey: string;
+  accountId: string;
+  target: string;
+  method: string;
+  route: string;
+  outcome: 'allowed' | 'denied';
+  at: Date;
+}
+
+/** Many masqueraded calls' audit rows in one statement (see GroupedWriter). */
+export async function insertAccessAudits(q: Queryable, entries: AccessAuditEntry[]): Promise<void> {
   await q.query(
-    'INSERT INTO access_audit (api_key, account_id, target, method, route, outcome) VALUES ($1, $2, $3, $4, $5, $6)',
-    [entry.apiKey, entry.accountId, entry.target, entry.method, entry.route, entry.outcome],
+    `INSERT INTO access_audit (api_key, account_id, target, method, route, outcome, at)
+     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[])`,
+    [
+      entries.map((entry) => entry.apiKey),
+      entries.map((entry) => entry.accountId),
+      entries.map((entry) => entry.target),
+      entries.map((entry) => entry.method),
+      entries.map((entry) => entry.route),
+      entries.map((entry) => entry.outcome),
+      entries.map((entry) => entry.at),
+    ],
   );
 }
