@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { serializeJson } from '../../src/platform/json.ts';
 import { Money } from '../../src/platform/money.ts';
@@ -46,5 +47,26 @@ describe('serializeJson', () => {
       number
     >;
     expect(parsed).toEqual({ amount: 12.34, at: 5 });
+  });
+
+  it('writes any JSON value (strings with any code unit, keys included) exactly as JSON.stringify does', () => {
+    const anyText = fc.string({ unit: 'binary' });
+    const json = fc.letrec((tie) => ({
+      value: fc.oneof(
+        { depthSize: 'small' },
+        fc.constant(null),
+        fc.boolean(),
+        fc.double(),
+        anyText,
+        fc.array(tie('value')),
+        fc.dictionary(anyText, tie('value')),
+      ),
+    })).value;
+    fc.assert(fc.property(json, (value) => serializeJson(value) === JSON.stringify(value)), { numRuns: 2000 });
+    expect(serializeJson('lone \ud800 half')).toBe(JSON.stringify('lone \ud800 half'));
+  });
+
+  it('writes an invalid Date as null, as JSON.stringify does', () => {
+    expect(serializeJson({ at: new Date(Number.NaN) })).toBe('{"at":null}');
   });
 });
