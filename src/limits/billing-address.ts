@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { BILLING_COUNTRIES } from '../orders/supported.ts';
-import { isCountryCode } from '../platform/countries.ts';
 import { fieldRequired, invalidValue } from '../platform/errors.ts';
 
 /** A billing address as card orders and the limits calculation take it (spec §4.5). */
@@ -80,7 +79,8 @@ export function checkBillingAddress(
   prefix = 'address',
 ): BillingAddress {
   const country = text(raw.country, `${prefix}.country`, 2).toUpperCase();
-  if (!isCountryCode(country) || !BILLING_COUNTRIES.has(country)) {
+  // Every billing country is an ISO 3166-1 code, so the set alone decides (no ICU lookup per call).
+  if (!BILLING_COUNTRIES.has(country)) {
     throw invalidValue(
       `${prefix}.country`,
       `Country not supported: "${country}"`,

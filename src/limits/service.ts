@@ -5,7 +5,7 @@ import { Money } from '../platform/money.ts';
 import { approvedScopesOf } from '../users/scopes-service.ts';
 import { limitErrors } from './errors.ts';
 import { findOverride, type StoredLimits } from './overrides-store.ts';
-import { deleteSpend, insertSpend, lockSpendKey, spentSince } from './spend-store.ts';
+import { deleteSpend, largestSpent, lockSpendKeys, recordSpendWithin } from './spend-store.ts';
 import { defaultLimits, type LimitTable, type LimitTier, WINDOWS, type WindowName } from './tables.ts';
 
 /** Spec §2.4, all in USD. */
@@ -54,28 +54,17 @@ export async function tierOfUser(
   return approved.includes('DEBIT_CARD_L2') ? 'DEBIT_CARD_L2' : 'STANDARD';
 }
 
-/** Spent per window: the largest over the keys, since each key must stay within the limit. */
-async function spentPerWindow(
-  q: Queryable,
-  keys: string[],
-  nowMs: number,
-): Promise<Record<WindowName, Money>> {
-  const spent: Record<WindowName, Money> = {
-    daily: new Money(0),
-    weekly: new Money(0),
-    yearly: new Money(0),
-  };
-  const perKey = await spentSince(
-    q,
-    keys,
-    WINDOWS.map((window) => nowMs - window.ms),
-  );
-  for (const sums of perKey) {
-    WINDOWS.forEach((window, index) => {
-      const value = new Money(sums[index]!);
-      if (value.gt(spent[window.name])) spent[window.name] = value;
-    });
-  }
+/** The instants the windows start at, for a read at `nowMs`. */
+function windowStarts(nowMs: number): number[] {
+  return WINDOWS.map((window) => nowMs - window.ms);
+}
+
+/** Sums in WINDOWS order, as the spend store answers them. */
+function spentOf(sums: readonly string[]): Record<WindowName, Money> {
+  const spent = {} as Record<WindowName, Money>;
+  WINDOWS.forEach((window, index) => {
+    spent[window.name] = new Money(sums[index]!);
+  });
   return spent;
 }
 
@@ -135,30 +124,40 @@ export async function currentLimits(
   keys: string[],
 ): Promise<LimitsView> {
   const override = subject.partnerId ? await cachedOverride(ctx, subject.partnerId) : undefined;
-  return view(tableOf(override, subject), await spentPerWindow(ctx.db, keys, ctx.clock.nowMs()));
+  const sums = await largestSpent(ctx.db, keys, windowStarts(ctx.clock.nowMs()));
+  return view(tableOf(override, subject), spentOf(sums));
 }
 
 /**
  * Checks an order's USD amount against every window of every key and records the spend, in the
- * order's transaction. The keys are locked first, in sorted order, so orders sharing a key
- * (address, user or card) run this one at a time and cannot together pass a limit; the lock
- * is held until the order commits or rolls back (a rollback takes the spend with it).
+ * order's transaction. The keys are locked first, in one statement, so orders sharing a key
+ * (address, user or card) run this one at a time and cannot together pass a limit; the lock is
+ * held until the order commits or rolls back (a rollback takes the spend with it). Then one
+ * statement sums the windows and records the spend only when the amount fits all of them.
  */
 export async function recordSpend(
   ctx: AppContext,
   tx: Tx,
   order: { orderId: string; amountUsd: Money; subject: LimitsSubject; keys: string[] },
 ): Promise<void> {
-  const keys = [...new Set(order.keys)].sort();
-  for (const key of keys) await lockSpendKey(tx, key);
+  const keys = [...new Set(order.keys)];
+  await lockSpendKeys(tx, keys);
+  // Read after the locks: an order that waited measures its windows from when it got them.
   const nowMs = ctx.clock.nowMs();
   const table = await limitTable(tx, order.subject);
-  const limits = view(table, await spentPerWindow(tx, keys, nowMs));
+  const starts = windowStarts(nowMs);
+  const { recorded, spent } = await recordSpendWithin(
+    tx,
+    { orderId: order.orderId, keys, amountUsd: order.amountUsd.toFixed(), atMs: nowMs },
+    WINDOWS.map((window, index) => ({ startMs: starts[index]!, limitUsd: table[window.name].toFixed() })),
+  );
+  if (recorded) return;
+  const limits = view(table, spentOf(spent));
   for (const window of WINDOWS) {
     const remaining = limits[`${window.name}Remaining`];
     if (order.amountUsd.gt(remaining)) throw limitErrors.reached(window.name, remaining.toFixed(2));
   }
-  await insertSpend(tx, order.orderId, keys, order.amountUsd.toFixed(), nowMs);
+  throw new Error(`spend of order ${order.orderId} refused though it fits every window`);
 }
 
 /** A failed order's spend no longer counts. Safe to repeat. */

@@ -1,92 +1,157 @@
 import type { Queryable } from '../platform/db/pool.ts';
 
-/** SQL for card spend (migrations/008_cards.sql): rows per (order, key) and per-day buckets. */
+/**
+ * SQL for card spend (migrations/008_cards.sql, 009_card_spend_running_totals.sql): one row per
+ * (order, key), each carrying its key's running total in (at, order_id) order. What a key spent
+ * since an instant S is its last running total minus the last one before S: a window costs two
+ * probes of the (spend_key, at, order_id) index however many orders the key has, and is exact to
+ * the instant (a row at S counts, as the windows have always been `at >= now - window`).
+ * Writers keep the totals right under the per-key advisory locks taken below.
+ */
 
-const DAY_MS = 24 * 3600 * 1000;
+const AT = (n: number) => `to_timestamp($${n}::bigint / 1000.0)`;
 
-/** UTC day of an instant, as 'YYYY-MM-DD'. */
-function dayOf(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10);
-}
+/** The key's running total now: its last row's. */
+const LATEST = `JOIN LATERAL (
+    SELECT running_usd FROM card_spend WHERE spend_key = k.key ORDER BY at DESC, order_id DESC LIMIT 1
+  ) AS latest ON true`;
+
+/** The key's running total just before the instant in parameter n; 0 when nothing is older. */
+const BEFORE = (n: number) => `COALESCE((
+    SELECT running_usd FROM card_spend WHERE spend_key = k.key AND at < ${AT(n)}
+    ORDER BY at DESC, order_id DESC LIMIT 1), 0)`;
 
 /**
- * Spent since each of `startsMs` for each key, in one round trip: per key, whole days after the
- * start's day from the buckets, plus the rows of the start's own day from `startMs` on. Spend is
- * never recorded after "now" (the service clock only moves forward), so no upper bound is needed.
- * Cost is flat in the number of orders: at most 366 bucket rows and one day's rows per key.
- * Answers one row of sums (in `startsMs` order) per key.
+ * Per window, the largest spend since its start (parameter startParam(index)) over the keys in
+ * parameter keysParam, as columns w0, w1, …; keys with no spend count 0.
  */
-const WINDOW_SUM = (n: number) => `(
-    (SELECT COALESCE(sum(amount_usd), 0) FROM card_spend_days WHERE spend_key = k.key AND day > $${n}::date)
-  + (SELECT COALESCE(sum(amount_usd), 0) FROM card_spend
-      WHERE spend_key = k.key AND at >= to_timestamp($${n + 1}::bigint / 1000.0)
-        AND at < to_timestamp($${n + 2}::bigint / 1000.0)))`;
+function largestSpentSince(
+  keysParam: number,
+  startParam: (index: number) => number,
+  windows: number,
+): string {
+  const columns = Array.from(
+    { length: windows },
+    (_, index) => `COALESCE(max(latest.running_usd - ${BEFORE(startParam(index))}), 0) AS w${index}`,
+  );
+  return `SELECT ${columns.join(', ')} FROM unnest($${keysParam}::text[]) AS k(key) ${LATEST}`;
+}
 
-export async function spentSince(
+/** Cached per window count: the same text on every call, so the prepared statement is reused. */
+const spentTexts = new Map<number, string>();
+
+/**
+ * Since each of `startsMs`, the most any one of `keys` spent (a limit holds per key), in one
+ * round trip; spend is never recorded after "now" (the service clock only moves forward), so a
+ * key's last row closes every window.
+ */
+export async function largestSpent(
   q: Queryable,
   keys: readonly string[],
   startsMs: readonly number[],
-): Promise<string[][]> {
-  const params: unknown[] = [keys];
-  const columns = startsMs.map((startMs, index) => {
-    const dayStartMs = Date.parse(`${dayOf(startMs)}T00:00:00Z`);
-    params.push(dayOf(startMs), startMs, dayStartMs + DAY_MS);
-    return `${WINDOW_SUM(2 + index * 3)} AS w${index}`;
-  });
-  const { rows } = await q.query<Record<string, string>>(
-    `SELECT ${columns.join(', ')} FROM unnest($1::text[]) AS k(key)`,
-    params,
+): Promise<string[]> {
+  let text = spentTexts.get(startsMs.length);
+  if (text === undefined) {
+    text = largestSpentSince(1, (index) => 2 + index, startsMs.length);
+    spentTexts.set(startsMs.length, text);
+  }
+  const { rows } = await q.query<Record<string, string>>(text, [keys, ...startsMs]);
+  return startsMs.map((_, index) => rows[0]![`w${index}`]!);
+}
+
+/**
+ * Serialises every order touching these keys until the caller's transaction ends: one
+ * statement, keys taken in byte order (as deleteSpend does) so two orders sharing keys cannot
+ * deadlock. Must run as its own statement, before the reads it protects: a statement's snapshot
+ * is taken when it starts, so a read in the same statement could miss what the lock waited for.
+ */
+export async function lockSpendKeys(q: Queryable, keys: readonly string[]): Promise<void> {
+  await q.query(
+    `SELECT pg_advisory_xact_lock(hashtextextended('card-spend:' || key, 8008))
+     FROM (SELECT DISTINCT key COLLATE "C" AS key FROM unnest($1::text[]) AS k(key) ORDER BY 1) AS ordered`,
+    [keys],
   );
-  return rows.map((row) => startsMs.map((_, index) => row[`w${index}`]!));
+}
+
+export interface SpendWindow {
+  startMs: number;
+  limitUsd: string;
+}
+
+const recordTexts = new Map<number, string>();
+
+/**
+ * Parameters: 1 order id, 2 keys (distinct), 3 amount, 4 time, then per window its start and
+ * its limit. The amount fits when, for every window, it is at most the limit less the most a key
+ * spent in it (never below 0). Then each key gets the order's row, with the running total of the
+ * key's row before it plus the amount, and rows after it (only when another process's clock ran
+ * ahead) gain the amount.
+ */
+function recordWithinText(windows: number): string {
+  const startParam = (index: number) => 5 + index * 2;
+  const fits = Array.from(
+    { length: windows },
+    (_, index) => `$3::numeric <= GREATEST(0, $${startParam(index) + 1}::numeric - w${index})`,
+  );
+  const spent = largestSpentSince(2, startParam, windows);
+  return `WITH spent AS (${spent}),
+  fits AS (SELECT ${fits.join(' AND ')} AS ok FROM spent),
+  later AS (
+    UPDATE card_spend SET running_usd = running_usd + $3::numeric
+    WHERE (SELECT ok FROM fits) AND spend_key = ANY($2::text[]) AND (at, order_id) > (${AT(4)}, $1::text)
+  ),
+  recorded AS (
+    INSERT INTO card_spend (order_id, spend_key, amount_usd, at, running_usd)
+    SELECT $1::text, k.key, $3::numeric, ${AT(4)}, $3::numeric + COALESCE((
+        SELECT running_usd FROM card_spend WHERE spend_key = k.key AND (at, order_id) < (${AT(4)}, $1::text)
+        ORDER BY at DESC, order_id DESC LIMIT 1), 0)
+    FROM unnest($2::text[]) AS k(key) WHERE (SELECT ok FROM fits)
+    RETURNING 1
+  )
+  SELECT spent.*, (SELECT count(*) FROM recorded) > 0 AS recorded FROM spent`;
 }
 
 /**
- * Serialises every order touching this key until the caller's transaction ends. Callers take
- * their keys in sorted order, so two orders sharing keys cannot deadlock.
+ * Checks and records one order's spend under each key in one statement, under the keys' locks
+ * (lockSpendKeys first, in the same transaction). Answers whether it was recorded and the most a
+ * key had spent in each window before it, so the caller can say which limit refused it.
  */
-export async function lockSpendKey(q: Queryable, key: string): Promise<void> {
-  await q.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 8008))', [`card-spend:${key}`]);
-}
-
-/**
- * Records one order's spend under each key: its row, and its share of each key's day bucket.
- * Buckets are written in key order, the order deleteSpend uses, so the two cannot deadlock.
- */
-export async function insertSpend(
+export async function recordSpendWithin(
   q: Queryable,
-  orderId: string,
-  keys: readonly string[],
-  amountUsd: string,
-  atMs: number,
-): Promise<void> {
-  await q.query(
-    `INSERT INTO card_spend (order_id, spend_key, amount_usd, at)
-     SELECT $1, key, $3, to_timestamp($4::bigint / 1000.0) FROM unnest($2::text[]) AS k(key)`,
-    [orderId, keys, amountUsd, atMs],
-  );
-  await q.query(
-    `INSERT INTO card_spend_days (spend_key, day, amount_usd)
-     SELECT key, $2::date, $3 FROM unnest($1::text[]) AS k(key) ORDER BY key COLLATE "C"
-     ON CONFLICT (spend_key, day) DO UPDATE SET amount_usd = card_spend_days.amount_usd + EXCLUDED.amount_usd`,
-    [keys, dayOf(atMs), amountUsd],
-  );
+  order: { orderId: string; keys: readonly string[]; amountUsd: string; atMs: number },
+  windows: readonly SpendWindow[],
+): Promise<{ recorded: boolean; spent: string[] }> {
+  let text = recordTexts.get(windows.length);
+  if (text === undefined) {
+    text = recordWithinText(windows.length);
+    recordTexts.set(windows.length, text);
+  }
+  const params: unknown[] = [order.orderId, order.keys, order.amountUsd, order.atMs];
+  for (const window of windows) params.push(window.startMs, window.limitUsd);
+  const { rows } = await q.query<Record<string, string> & { recorded: boolean }>(text, params);
+  const row = rows[0]!;
+  return { recorded: row.recorded, spent: windows.map((_, index) => row[`w${index}`]!) };
 }
 
-/** Removes an order's spend (rows and their share of the buckets); a repeat finds nothing. */
+/**
+ * Removes an order's spend; a repeat finds nothing. The order's keys are locked first (byte
+ * order, as lockSpendKeys), since the rows recorded after it under each key lose its amount
+ * from their running totals: usually none or a few, the order having failed soon after it was
+ * placed.
+ */
 export async function deleteSpend(q: Queryable, orderId: string): Promise<void> {
-  const { rows } = await q.query<{ spend_key: string; amount_usd: string; day: string }>(
-    `DELETE FROM card_spend WHERE order_id = $1
-     RETURNING spend_key, amount_usd, to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day`,
+  const locked = await q.query(
+    `SELECT pg_advisory_xact_lock(hashtextextended('card-spend:' || spend_key, 8008))
+     FROM (SELECT spend_key FROM card_spend WHERE order_id = $1 ORDER BY spend_key COLLATE "C") AS ordered`,
     [orderId],
   );
-  for (const row of rows.sort((a, b) => (a.spend_key < b.spend_key ? -1 : 1))) {
-    await q.query(
-      `UPDATE card_spend_days SET amount_usd = amount_usd - $3 WHERE spend_key = $1 AND day = $2::date`,
-      [row.spend_key, row.day, row.amount_usd],
-    );
-    await q.query(`DELETE FROM card_spend_days WHERE spend_key = $1 AND day = $2::date AND amount_usd = 0`, [
-      row.spend_key,
-      row.day,
-    ]);
-  }
+  if (locked.rowCount === 0) return;
+  await q.query(
+    `WITH released AS (
+       DELETE FROM card_spend WHERE order_id = $1 RETURNING spend_key, amount_usd, at, order_id
+     )
+     UPDATE card_spend AS c SET running_usd = c.running_usd - r.amount_usd
+     FROM released AS r WHERE c.spend_key = r.spend_key AND (c.at, c.order_id) > (r.at, r.order_id)`,
+    [orderId],
+  );
 }

@@ -117,8 +117,6 @@ describe('invariants', () => {
     expect(holds.rows).toEqual([{ state: 'voided' }]);
     const spend = await t.database.db.query('SELECT * FROM card_spend WHERE order_id = $1', [orderId]);
     expect(spend.rows).toEqual([]);
-    const buckets = await t.database.db.query('SELECT * FROM card_spend_days WHERE amount_usd = 0');
-    expect(buckets.rows).toEqual([]);
     expect(await nonZeroBalances(t)).toEqual(before);
     const entriesAfter = await t.database.db.query('SELECT count(*)::int AS n FROM ledger_entries');
     expect(entriesAfter.rows).toEqual(entriesBefore.rows);
