@@ -2,7 +2,6 @@ import { chainsForCurrency, networkFor, parseChainSrn } from '../chains/addresse
 import { getAccount } from '../identity/accounts-service.ts';
 import type { Scope } from '../identity/types.ts';
 import type { AppContext } from '../platform/context.ts';
-import { isCountryCode } from '../platform/countries.ts';
 import { ApiError } from '../platform/errors.ts';
 import { isId } from '../platform/ids.ts';
 import { orderErrors } from './errors.ts';
@@ -10,9 +9,9 @@ import { BILLING_COUNTRIES, LOCAL_CURRENCY_COUNTRIES } from './supported.ts';
 
 /** Checks shared by reservations and the partner quote endpoint. */
 
+/** Every billing country is an ISO 3166-1 code, so the list alone decides (no ICU lookup per request). */
 export function checkCountry(country: string): void {
-  if (!isCountryCode(country) || !BILLING_COUNTRIES.has(country))
-    throw orderErrors.unsupportedCountry(country);
+  if (!BILLING_COUNTRIES.has(country)) throw orderErrors.unsupportedCountry(country);
 }
 
 /** A local presentment currency (NOK, SEK, …) is charged only to an address in its country. */

@@ -2,8 +2,9 @@ import type { Scope } from '../identity/types.ts';
 import type { AppContext } from '../platform/context.ts';
 import { fieldRequired } from '../platform/errors.ts';
 import { type Money, parsePositiveAmount } from '../platform/money.ts';
+import type { FeeSchedule } from '../pricing/fees.ts';
 import type { QuoteInput } from '../pricing/quote.ts';
-import { assertSellable } from '../pricing/service.ts';
+import { assertSellableBy } from '../pricing/service.ts';
 import { orderErrors } from './errors.ts';
 import { checkCountry, checkCurrencyForCountry, checkDest, checkReferrer } from './order-checks.ts';
 import type { ReserveBody } from './schemas.ts';
@@ -46,15 +47,19 @@ export interface ReservationRequest {
 const PHONE = /^\+[1-9]\d{6,14}$/;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-/** Spec §2.1's rules across fields, API.md decision 4, and every field's own check. */
+/**
+ * Spec §2.1's rules across fields, API.md decision 4, and every field's own check; what is sold
+ * is checked against `schedule`, the one the quote will use.
+ */
 export async function readReserveRequest(
   ctx: AppContext,
   scope: Scope,
   body: ReserveBody,
+  schedule: FeeSchedule,
 ): Promise<ReservationRequest> {
   const locked = checkAmountRules(body);
   const { sourceCurrency, destCurrency, paymentMethod, country } = body;
-  await assertSellable(ctx, { paymentMethod, sourceCurrency, destCurrency });
+  assertSellableBy(schedule, { paymentMethod, sourceCurrency, destCurrency });
   const amounts = {
     sourceAmount: optionalAmount(body.sourceAmount, 'sourceAmount', sourceCurrency),
     destAmount: optionalAmount(body.destAmount, 'destAmount', destCurrency),

@@ -18,7 +18,7 @@ import {
   ReserveAnswer,
   ReserveBody,
 } from './schemas.ts';
-import { getReservation, partnerQuote, prepareReservation, storeReservation } from './service.ts';
+import { getReservation, partnerQuote, reserve, storeReservation } from './service.ts';
 
 const tags = ['Orders'];
 
@@ -41,9 +41,14 @@ export const ordersRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app,
     },
     async (request, reply) => {
       const scope = scopeOf(request);
-      const prepared = await prepareReservation(ctx, scope, request.body);
-      const outcome = await runIdempotent(ctx, request, idempotencyScope(scope), (tx) =>
-        storeReservation(ctx, tx, scope, prepared),
+      // Without an Idempotency-Key the reservation is one autocommit INSERT, no transaction around
+      // it; with one, its answer is stored in the reservation's transaction.
+      const outcome = await reserve(ctx, scope, request.body, (prepared) =>
+        request.headers['idempotency-key'] === undefined
+          ? storeReservation(ctx, ctx.db, scope, prepared)
+          : runIdempotent(ctx, request, idempotencyScope(scope), (tx) =>
+              storeReservation(ctx, tx, scope, prepared),
+            ),
       );
       return sendIdempotent(reply, outcome);
     },

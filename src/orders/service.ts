@@ -1,11 +1,18 @@
 import type { Scope } from '../identity/types.ts';
 import type { AppContext } from '../platform/context.ts';
-import type { Tx } from '../platform/db/pool.ts';
+import type { Queryable, Tx } from '../platform/db/pool.ts';
 import { notFound } from '../platform/errors.ts';
 import { newReservationId } from '../platform/ids.ts';
 import { type Money, parsePositiveAmount } from '../platform/money.ts';
-import type { PricedQuote, Quote } from '../pricing/quote.ts';
-import { assertSellable, quote } from '../pricing/service.ts';
+import { pricingErrors } from '../pricing/errors.ts';
+import { computeQuote, type PricedQuote, type Quote } from '../pricing/quote.ts';
+import {
+  assertSellable,
+  forgetPricingSettings,
+  pricesWith,
+  pricingSettings,
+  quote,
+} from '../pricing/service.ts';
 import { orderErrors } from './errors.ts';
 import { checkCountry, checkCurrencyForCountry, checkDest, checkReferrer } from './order-checks.ts';
 import { readReserveRequest, type StoredRequest } from './reservation-request.ts';
@@ -17,37 +24,83 @@ import { RESERVATION_LIFETIME_MS } from './supported.ts';
 export interface PreparedReservation {
   request: StoredRequest;
   priced: PricedQuote | undefined;
+  /** The pricing generation the request was checked and quoted at. */
+  pricingGeneration: number;
+}
+
+/** Thrown by storeReservation when the prices or fees changed after they were read: quote again. */
+class PricingChanged extends Error {}
+
+/** Stores and answers a prepared reservation: with or without a transaction, as the route decides. */
+export type ReservationStorer<T> = (prepared: PreparedReservation) => Promise<T>;
+
+const RESERVE_ATTEMPTS = 3;
+
+/**
+ * POST /v3/orders/reserve (spec §2.1): checks and quotes, then `store` (storeReservation in the
+ * caller's transaction, or alone as one autocommit statement). If the prices or fees changed in
+ * another process since this one read them, nothing was stored: read them again and redo it all.
+ */
+export async function reserve<T>(
+  ctx: AppContext,
+  scope: Scope,
+  body: ReserveBody,
+  store: ReservationStorer<T>,
+): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    const prepared = await prepareReservation(ctx, scope, body);
+    try {
+      return await store(prepared);
+    } catch (error) {
+      if (!(error instanceof PricingChanged)) throw error;
+      if (attempt === RESERVE_ATTEMPTS) throw pricingErrors.changing();
+      forgetPricingSettings(ctx);
+    }
+  }
 }
 
 /**
- * POST /v3/orders/reserve, first half (spec §2.1): every check, and for a rate-locked request
- * the quote. Runs before the transaction opens, so a request holding a pooled connection never
- * waits for a second one (account lookups, price and fee reloads use the pool).
+ * Every check, and for a rate-locked request the quote, on one read of the pricing settings. Runs
+ * before any transaction opens, so a request holding a pooled connection never waits for a second
+ * one (account lookups and the settings' reload use the pool).
  */
-export async function prepareReservation(
+async function prepareReservation(
   ctx: AppContext,
   scope: Scope,
   body: ReserveBody,
 ): Promise<PreparedReservation> {
-  const request = await readReserveRequest(ctx, scope, body);
-  const priced = request.lock ? await quote(ctx, request.lock) : undefined;
-  return { request: request.stored, priced };
+  const settings = await pricingSettings(ctx);
+  const request = await readReserveRequest(ctx, scope, body, settings.schedule);
+  const priced = request.lock
+    ? computeQuote(request.lock, await pricesWith(ctx, settings), settings.schedule)
+    : undefined;
+  return { request: request.stored, priced, pricingGeneration: settings.generation };
 }
 
-/** Second half, in the caller's transaction: store it for 15 minutes by the service clock (§2.2). */
-export async function storeReservation(ctx: AppContext, tx: Tx, scope: Scope, prepared: PreparedReservation) {
+/**
+ * Stores a prepared reservation for 15 minutes by the service clock (§2.2): one statement, on the
+ * pool or in the caller's transaction.
+ */
+export async function storeReservation(
+  ctx: AppContext,
+  q: Queryable,
+  scope: Scope,
+  prepared: PreparedReservation,
+) {
   const id = newReservationId();
   const createdAtMs = ctx.clock.nowMs();
-  await insertReservation(tx, {
+  const stored = await insertReservation(q, {
     id,
     partnerId: scope.partnerId,
     accountId: scope.accountId,
     request: prepared.request,
     quote: prepared.priced?.quote,
     derivation: prepared.priced?.derivation,
+    pricingGeneration: prepared.pricingGeneration,
     createdAtMs,
     expiresAtMs: createdAtMs + RESERVATION_LIFETIME_MS,
   });
+  if (!stored) throw new PricingChanged();
   return { url: checkoutUrl(ctx, scope, id, prepared.request), reservation: id };
 }
 

@@ -33,21 +33,38 @@ export interface NewReservation {
   request: StoredRequest;
   quote: Quote | undefined;
   derivation: RateDerivation | undefined;
+  /** The pricing generation the request was checked and quoted at (migrations/012). */
+  pricingGeneration: number;
   createdAtMs: number;
   expiresAtMs: number;
 }
 
-const decimalMap = (map: Record<string, { toFixed(): string }>) =>
-  JSON.stringify(Object.fromEntries(Object.entries(map).map(([code, value]) => [code, value.toFixed()])));
+/**
+ * `{"USD":"3.2","ETH":"0.0004"}`: a currency map's exact decimal texts, as the jsonb columns hold
+ * them. Keys are currency codes (A–Z) and values decimal digits, so nothing needs escaping.
+ */
+function decimalMap(map: Record<string, { toFixed(): string }>): string {
+  let json = '';
+  for (const code in map) json += `${json ? ',' : '{'}"${code}":"${map[code]!.toFixed()}"`;
+  return json ? `${json}}` : '{}';
+}
 
-export async function insertReservation(q: Queryable, r: NewReservation): Promise<void> {
+/**
+ * One statement, alone (autocommit) or in the caller's transaction. It stores the row only if the
+ * pricing generation is still the one the request was checked and quoted at, and says whether it
+ * did: false means the prices or fees changed since this process read them (another process's
+ * PUT), and the caller quotes again.
+ */
+export async function insertReservation(q: Queryable, r: NewReservation): Promise<boolean> {
   const quote = r.quote;
-  await q.query(
+  const { rowCount } = await q.query(
     `INSERT INTO reservations (id, partner_id, account_id, request, quote_locked, source_currency, dest_currency,
        source_amount, source_amount_without_fees, dest_amount, exchange_rate, fees, equivalencies, rate_derivation,
        created_at, expires_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,
-       to_timestamp($15::bigint / 1000.0), to_timestamp($16::bigint / 1000.0))`,
+     SELECT $1::text, $2::text, $3::text, $4::jsonb, $5::boolean, $6::text, $7::text,
+       $8::numeric, $9::numeric, $10::numeric, $11::numeric, $12::jsonb, $13::jsonb, $14::jsonb,
+       to_timestamp($15::bigint / 1000.0), to_timestamp($16::bigint / 1000.0)
+     FROM pricing_generation WHERE id AND generation = $17::bigint`,
     [
       r.id,
       r.partnerId,
@@ -65,8 +82,10 @@ export async function insertReservation(q: Queryable, r: NewReservation): Promis
       r.derivation ? JSON.stringify(r.derivation) : null,
       r.createdAtMs,
       r.expiresAtMs,
+      r.pricingGeneration,
     ],
   );
+  return rowCount === 1;
 }
 
 /**

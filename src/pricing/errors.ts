@@ -11,6 +11,14 @@ export const pricingErrors = {
         : `Prices are ${Math.round(ageMs / 1000)} s old, too old to quote; try again shortly.`,
       { transient: true },
     ),
+  /** Prices or fees changed again each time a quote was about to be stored (the operator is busy). */
+  changing: () =>
+    new ApiError(
+      'ServiceUnavailableException',
+      'rates.stale',
+      'Prices changed while quoting; try again shortly.',
+      { transient: true },
+    ),
   noPrice: (field: string, currency: string) =>
     invalidValue(
       field,

@@ -2,7 +2,7 @@ import type { Money } from '../platform/money.ts';
 import { pricingErrors } from './errors.ts';
 import type { FeeRule, FeeSchedule } from './fees.ts';
 import type { PriceSnapshot } from './prices.ts';
-import { type DerivedRate, deriveRate, pricedCurrencies, type RateDerivation } from './rates.ts';
+import { type DerivedRate, deriveRate, type RateDerivation, ratesFrom } from './rates.ts';
 import { chargeUp, feeUp, payoutDown, unitOf } from './rounding.ts';
 
 export interface QuoteInput {
@@ -149,9 +149,8 @@ function checkOrderBounds(rule: FeeRule, sourceAmount: Money, currency: string, 
 /** The charged amount in every priced currency (spec §2.3), each at the pair's rate, rounded down. */
 function equivalencies(snapshot: PriceSnapshot, src: string, sourceAmount: Money): Record<string, Money> {
   const out: Record<string, Money> = {};
-  for (const code of pricedCurrencies(snapshot)) {
-    out[code] =
-      code === src ? sourceAmount : payoutDown(sourceAmount.mul(deriveRate(snapshot, src, code).rate), code);
+  for (const { code, rate } of ratesFrom(snapshot, src)) {
+    out[code] = code === src ? sourceAmount : payoutDown(sourceAmount.mul(rate), code);
   }
   return out;
 }

@@ -67,6 +67,32 @@ function computeRate(snapshot: PriceSnapshot, from: string, to: string): Derived
   };
 }
 
+/** From one currency to every priced currency (itself included, at rate 1): what equivalencies multiply by. */
+export interface RateTo {
+  code: string;
+  rate: Money;
+}
+
+const ratesFromCache = new WeakMap<PriceSnapshot, Map<string, readonly RateTo[]>>();
+
+/** deriveRate from `from` to each of pricedCurrencies, listed once per snapshot and currency. */
+export function ratesFrom(snapshot: PriceSnapshot, from: string): readonly RateTo[] {
+  let cache = ratesFromCache.get(snapshot);
+  if (!cache) {
+    cache = new Map();
+    ratesFromCache.set(snapshot, cache);
+  }
+  let list = cache.get(from);
+  if (!list) {
+    list = pricedCurrencies(snapshot).map((code) => ({
+      code,
+      rate: code === from ? ONE : deriveRate(snapshot, from, code).rate,
+    }));
+    cache.set(from, list);
+  }
+  return list;
+}
+
 const currencyLists = new WeakMap<PriceSnapshot, string[]>();
 
 export function pricedCurrencies(snapshot: PriceSnapshot): readonly string[] {

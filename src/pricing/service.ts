@@ -5,25 +5,20 @@ import { withTransaction } from '../platform/db/pool.ts';
 import { DEFAULT_USD_PRICES } from './default-prices.ts';
 import { pricingErrors } from './errors.ts';
 import { FeedRateSource } from './feed-source.ts';
-import {
-  DEFAULT_FEE_SCHEDULE,
-  type FeeSchedule,
-  type FeeScheduleJson,
-  feeScheduleJson,
-  parseFeeSchedule,
-} from './fees.ts';
+import { type FeeSchedule, type FeeScheduleJson, feeScheduleJson, parseFeeSchedule } from './fees.ts';
 import { parseUsdPrices } from './price-input.ts';
 import type { PriceSnapshot, RateSource } from './prices.ts';
 import { computeQuote, type PricedQuote, type QuoteInput } from './quote.ts';
 import { type RatesView, ratesJson } from './rates.ts';
-import { REFERENCE_REFRESH_MS, ReferenceRateSource } from './reference-source.ts';
-import { readFeeSchedule, readReferencePrices, upsertReferencePrices, writeFeeSchedule } from './store.ts';
+import { ReferenceRateSource } from './reference-source.ts';
+import { type PricingSettings, PricingSettingsCache } from './settings.ts';
+import { readReferencePrices, upsertReferencePrices, writeFeeSchedule } from './store.ts';
 
-/** One process's pricing state: its rate source and its copy of the fee schedule. */
+/** One process's pricing state: its rate source and its copy of the operator's settings. */
 interface PricingRuntime {
   source: RateSource;
   reference: ReferenceRateSource;
-  fees: { schedule: FeeSchedule; loadedAtMs: number } | undefined;
+  settings: PricingSettingsCache;
 }
 
 const runtimes = new WeakMap<AppContext, PricingRuntime>();
@@ -31,10 +26,9 @@ const runtimes = new WeakMap<AppContext, PricingRuntime>();
 function runtimeFor(ctx: AppContext): PricingRuntime {
   let runtime = runtimes.get(ctx);
   if (!runtime) {
-    const reference = new ReferenceRateSource(ctx.db, ctx.config.env === 'sandbox', () =>
-      ctx.clock.realNow(),
-    );
-    runtime = { source: sourceFor(ctx.config, reference), reference, fees: undefined };
+    const settings = new PricingSettingsCache(ctx.db, () => ctx.clock.realNow());
+    const reference = new ReferenceRateSource(settings, ctx.config.env === 'sandbox');
+    runtime = { source: sourceFor(ctx.config, reference), reference, settings };
     runtimes.set(ctx, runtime);
   }
   return runtime;
@@ -64,19 +58,40 @@ export function currentPrices(ctx: AppContext): Promise<PriceSnapshot> {
 
 /** The fee schedule in force: the operator's row, else the default; re-read at most once a second. */
 export async function currentFeeSchedule(ctx: AppContext): Promise<FeeSchedule> {
+  return (await runtimeFor(ctx).settings.current()).schedule;
+}
+
+/**
+ * The operator's settings as this process last read them, with the generation they are at: a
+ * caller that stores a quote made with them checks that generation in the same statement.
+ */
+export function pricingSettings(ctx: AppContext): Promise<PricingSettings> {
+  return runtimeFor(ctx).settings.current();
+}
+
+/** The prices to quote with alongside `settings`: the reference table of that same read, or the feed's. */
+export async function pricesWith(ctx: AppContext, settings: PricingSettings): Promise<PriceSnapshot> {
   const runtime = runtimeFor(ctx);
-  const nowMs = ctx.clock.realNow();
-  if (runtime.fees && nowMs - runtime.fees.loadedAtMs < REFERENCE_REFRESH_MS) return runtime.fees.schedule;
-  const stored = (await readFeeSchedule(ctx.db)) as FeeScheduleJson | undefined;
-  const schedule = parseFeeSchedule(stored ?? DEFAULT_FEE_SCHEDULE);
-  runtime.fees = { schedule, loadedAtMs: nowMs };
-  return schedule;
+  return runtime.source === runtime.reference
+    ? runtime.reference.snapshotFor(settings)
+    : runtime.source.current();
+}
+
+/** After a stored quote found its generation outdated: read the settings again now. */
+export function forgetPricingSettings(ctx: AppContext): void {
+  runtimeFor(ctx).settings.invalidate();
 }
 
 /** Prices and fees as of now, then the one quote function. */
 export async function quote(ctx: AppContext, input: QuoteInput): Promise<PricedQuote> {
-  const [snapshot, schedule] = await Promise.all([currentPrices(ctx), currentFeeSchedule(ctx)]);
-  return computeQuote(input, snapshot, schedule);
+  const settings = await pricingSettings(ctx);
+  return computeQuote(input, await pricesWith(ctx, settings), settings.schedule);
+}
+
+export interface Sale {
+  paymentMethod?: string | undefined;
+  sourceCurrency?: string | undefined;
+  destCurrency?: string | undefined;
 }
 
 /**
@@ -84,15 +99,12 @@ export async function quote(ctx: AppContext, input: QuoteInput): Promise<PricedQ
  * (given) method charges, a destination currency without a network fee. For requests that lock
  * no quote, so they may name only some of these.
  */
-export async function assertSellable(
-  ctx: AppContext,
-  sale: {
-    paymentMethod?: string | undefined;
-    sourceCurrency?: string | undefined;
-    destCurrency?: string | undefined;
-  },
-) {
-  const schedule = await currentFeeSchedule(ctx);
+export async function assertSellable(ctx: AppContext, sale: Sale) {
+  assertSellableBy(await currentFeeSchedule(ctx), sale);
+}
+
+/** The same check against a schedule the caller already holds. */
+export function assertSellableBy(schedule: FeeSchedule, sale: Sale): void {
   const { paymentMethod, sourceCurrency, destCurrency } = sale;
   if (paymentMethod !== undefined && !schedule.methods.has(paymentMethod)) {
     throw pricingErrors.unsupportedPaymentMethod('paymentMethod', paymentMethod);
@@ -123,7 +135,7 @@ export async function setReferencePrices(ctx: AppContext, call: OperatorAct, bod
       prices: Object.fromEntries(entries.map((entry) => [entry.currency, entry.usdPrice])),
     });
   });
-  runtimeFor(ctx).reference.invalidate();
+  runtimeFor(ctx).settings.invalidate();
   return referencePrices(ctx);
 }
 
@@ -144,7 +156,7 @@ export async function setFeeSchedule(ctx: AppContext, call: OperatorAct, body: F
     await writeFeeSchedule(tx, json);
     await auditOperatorChange(tx, call, 'pricing:fees', { schedule: json });
   });
-  runtimeFor(ctx).fees = undefined;
+  runtimeFor(ctx).settings.invalidate();
   return json;
 }
 

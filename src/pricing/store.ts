@@ -2,6 +2,29 @@ import type { Queryable } from '../platform/db/pool.ts';
 
 /** SQL for pricing's tables (migrations/004_pricing.sql). Prices are NUMERIC and come back as text. */
 
+export interface PricingSettingsRow {
+  generation: number;
+  schedule: unknown | null;
+  /** The reference table, `{BTC: "60000"}`; null when it has no rows. */
+  prices: Record<string, string> | null;
+}
+
+/**
+ * The fee schedule, the reference prices and the generation they are at, in one statement: one
+ * snapshot, so the generation is exactly that of what is read with it (migrations/012).
+ */
+export async function readPricingSettings(q: Queryable): Promise<PricingSettingsRow> {
+  const { rows } = await q.query<PricingSettingsRow>(
+    `SELECT g.generation,
+       (SELECT schedule FROM fee_schedule WHERE id) AS schedule,
+       (SELECT json_object_agg(currency, usd_price::text) FROM reference_prices) AS prices
+     FROM pricing_generation g WHERE g.id`,
+  );
+  const row = rows[0];
+  if (!row) throw new Error('pricing_generation has no row (migration 012)');
+  return row;
+}
+
 export async function readReferencePrices(q: Queryable): Promise<{ currency: string; usd_price: string }[]> {
   const { rows } = await q.query<{ currency: string; usd_price: string }>(
     'SELECT currency, usd_price FROM reference_prices ORDER BY currency',
@@ -16,11 +39,6 @@ export async function upsertReferencePrices(q: Queryable, prices: { currency: st
      ON CONFLICT (currency) DO UPDATE SET usd_price = EXCLUDED.usd_price, updated_at = now()`,
     [prices.map((price) => price.currency), prices.map((price) => price.usdPrice)],
   );
-}
-
-export async function readFeeSchedule(q: Queryable): Promise<unknown | undefined> {
-  const { rows } = await q.query<{ schedule: unknown }>('SELECT schedule FROM fee_schedule WHERE id');
-  return rows[0]?.schedule;
 }
 
 export async function writeFeeSchedule(q: Queryable, schedule: unknown) {

@@ -1,0 +1,65 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { BILLING_COUNTRIES } from '../../src/orders/supported.ts';
+import { isCountryCode } from '../../src/platform/countries.ts';
+import { operatorHeaders, startTestApp, type TestApp } from '../helpers/app.ts';
+import { createPartner, type PartnerCredentials } from '../helpers/partner.ts';
+import { lockedBody, postSigned, readReservation } from './support.ts';
+
+// Two apps on one database: two Rampart processes, each with its own copy of prices and fees.
+let first: TestApp;
+let second: TestApp;
+let partner: PartnerCredentials;
+
+beforeAll(async () => {
+  first = await startTestApp();
+  second = await startTestApp({ database: first.database });
+  partner = await createPartner(first);
+});
+afterAll(async () => {
+  await second?.close();
+  await first?.close();
+});
+
+const put = (path: string, body: unknown) =>
+  fetch(`${first.baseUrl}${path}`, { method: 'PUT', headers: operatorHeaders(), body: JSON.stringify(body) });
+
+/** A new rate-locked reservation through `t`, read back as text (exact decimals). */
+async function lockedQuote(t: TestApp, headers?: Record<string, string>): Promise<string> {
+  const response = await postSigned(t, partner, '/v3/orders/reserve', lockedBody(partner), headers);
+  const text = await response.text();
+  expect(response.status, text).toBe(200);
+  const { reservation } = JSON.parse(text) as { reservation: string };
+  return (await readReservation(t, partner, reservation)).text();
+}
+
+describe('a price or fee change made in another process', () => {
+  it('is in the next reservation that process locks, though its copy is not due for a reread', async () => {
+    // The second app's copy never ages: only the generation check on INSERT can tell it of the change.
+    vi.spyOn(second.ctx.clock, 'realNow').mockReturnValue(Date.now());
+    expect(await lockedQuote(second)).toContain('"exchangeRate":0.000333333333333333333,');
+
+    const fees = await (
+      await fetch(`${first.baseUrl}/operator/v1/fees`, { headers: operatorHeaders() })
+    ).json();
+    expect((await put('/operator/v1/rates', { ETH: { USD: '1500' } })).status).toBe(200);
+    try {
+      expect(await lockedQuote(second)).toContain('"exchangeRate":0.000666666666666666666,');
+      const cheaper = structuredClone(fees);
+      cheaper.networkFees.ETH = '0.0001';
+      expect((await put('/operator/v1/fees', cheaper)).status).toBe(200);
+      // With an Idempotency-Key the INSERT runs in runIdempotent's transaction: checked the same way.
+      const idempotent = await lockedQuote(second, { 'idempotency-key': 'after-fee-change' });
+      expect(JSON.parse(idempotent).quote.fees).toEqual({ USD: 3.2, ETH: 0.0001 });
+    } finally {
+      expect((await put('/operator/v1/rates', { ETH: { USD: '3000' } })).status).toBe(200);
+      expect((await put('/operator/v1/fees', fees)).status).toBe(200);
+      vi.restoreAllMocks();
+    }
+  });
+});
+
+describe('billing countries', () => {
+  it('are all ISO 3166-1 codes, so checkCountry needs only the list', () => {
+    expect([...BILLING_COUNTRIES].filter((code) => !isCountryCode(code))).toEqual([]);
+  });
+});
