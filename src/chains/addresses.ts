@@ -37,15 +37,24 @@ export function isChain(value: string): value is Chain {
   return (CHAINS as readonly string[]).includes(value);
 }
 
+const UTF8 = new TextEncoder();
+/** Checksummed forms already computed: wallets come back, and keccak-256 is the costly part. */
+const checksummed = new Map<string, string>();
+const MAX_CHECKSUMMED = 10_000;
+
 /** EIP-55: a hex letter is upper case where the keccak-256 of the lower-case address has a nibble ≥ 8. */
 export function toChecksumAddress(hex40: string): string {
   const lower = hex40.toLowerCase();
-  const hash = keccak_256(new TextEncoder().encode(lower));
+  const known = checksummed.get(lower);
+  if (known !== undefined) return known;
+  const hash = keccak_256(UTF8.encode(lower));
   let out = '0x';
   for (let i = 0; i < 40; i++) {
     const nibble = (hash[i >> 1]! >> (i % 2 === 0 ? 4 : 0)) & 0xf;
     out += nibble >= 8 ? lower[i]!.toUpperCase() : lower[i];
   }
+  if (checksummed.size >= MAX_CHECKSUMMED) checksummed.clear();
+  checksummed.set(lower, out);
   return out;
 }
 
