@@ -34,6 +34,37 @@ export async function insertDelivery(
   );
 }
 
+/** callbacks_queue_transfer_created's arguments (migration 010). */
+export interface TransferCreatedArguments {
+  partnerId: string;
+  accountId: string;
+  /** `transfer:TF_…` */
+  trigger: string;
+  /** Subscriptions to any of these SRNs get a delivery. */
+  srns: string[];
+  /** The implicit subscription of `notifyUrl` (both null without one). */
+  implicitId: string | null;
+  notifyUrl: string | null;
+  createdAt: Date;
+  maxAttempts: number;
+}
+
+export async function queueTransferCreated(q: Queryable, args: TransferCreatedArguments): Promise<void> {
+  await q.query(
+    'SELECT callbacks_queue_transfer_created($1, $2, $3, $4::text[], $5, $6, $7::timestamptz, $8)',
+    [
+      args.partnerId,
+      args.accountId,
+      args.trigger,
+      args.srns,
+      args.implicitId,
+      args.notifyUrl,
+      args.createdAt,
+      args.maxAttempts,
+    ],
+  );
+}
+
 /**
  * Takes up to `limit` due deliveries for this worker: a lease and a claim token, so a worker
  * whose lease ran out (it died, or hung) can no longer record an outcome over the new holder's.

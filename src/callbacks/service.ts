@@ -3,12 +3,22 @@ import type { AppContext } from '../platform/context.ts';
 import type { Queryable, Tx } from '../platform/db/pool.ts';
 import { newId } from '../platform/ids.ts';
 import { serializeJson } from '../platform/json.ts';
-import { insertDelivery } from './deliveries-store.ts';
-import { findMatchingSubscriptions, insertSubscription } from './subscriptions-store.ts';
+import { insertDelivery, queueTransferCreated, type TransferCreatedArguments } from './deliveries-store.ts';
 import { parseNotifyUrl } from './url-policy.ts';
 
+export type { TransferCreatedArguments } from './deliveries-store.ts';
 // The contract other modules code against (transfers, card orders): these three signatures stay.
 export { assertNotifyUrlAllowed } from './url-policy.ts';
+
+export interface TransferCreated {
+  accountId: string;
+  /** The account's partner when the caller already knows it (saves a lookup per transfer). */
+  partnerId?: string;
+  transferId: string;
+  owner: string;
+  notifyUrl?: string;
+  parties?: string[];
+}
 
 /**
  * Called in the transaction that creates a transfer: creates the implicit subscription for
@@ -17,48 +27,37 @@ export { assertNotifyUrlAllowed } from './url-policy.ts';
  * owner and, when given, its source and dest `parties` (e.g. `user:US_…`). The caller checks
  * `notifyUrl` with assertNotifyUrlAllowed before its transaction (that check resolves DNS); here
  * only its shape is checked again, and the worker checks the address it connects to.
+ * One round trip: the SQL function callbacks_queue_transfer_created (migration 010) does it all.
  */
 export async function notifyTransferCreated(
   ctx: AppContext,
   tx: Tx,
-  transfer: {
-    accountId: string;
-    /** The account's partner when the caller already knows it (saves a lookup per transfer). */
-    partnerId?: string;
-    transferId: string;
-    owner: string;
-    notifyUrl?: string;
-    parties?: string[];
-  },
+  transfer: TransferCreated,
 ): Promise<void> {
   const partnerId = transfer.partnerId ?? (await requirePartner(tx, transfer.accountId));
+  await queueTransferCreated(tx, transferCreatedArguments(ctx, { ...transfer, partnerId }));
+}
+
+/**
+ * notifyTransferCreated's work as the arguments of callbacks_queue_transfer_created (migration
+ * 010), for a module that creates the transfer and its callbacks in one statement of its own.
+ */
+export function transferCreatedArguments(
+  ctx: AppContext,
+  transfer: TransferCreated & { partnerId: string },
+): TransferCreatedArguments {
   const trigger = `transfer:${transfer.transferId}`;
-  const srns = [
-    ...new Set([trigger, `account:${transfer.accountId}`, transfer.owner, ...(transfer.parties ?? [])]),
-  ];
-  const matching = await findMatchingSubscriptions(tx, partnerId, srns);
-  const targets = matching.map((s) => ({ subscriptionId: s.id, url: s.notify_target }));
-  if (transfer.notifyUrl !== undefined) {
-    const url = parseNotifyUrl(ctx, transfer.notifyUrl, 'notifyUrl').toString();
-    const implicit = await insertSubscription(tx, {
-      id: newId('DA'),
-      partner_id: partnerId,
-      account_id: transfer.accountId,
-      subscribe_to: trigger,
-      notify_target: url,
-      implicit: true,
-      created_at: ctx.clock.now(),
-    });
-    targets.push({ subscriptionId: implicit.id, url });
-  }
-  for (const target of targets) {
-    await queueDelivery(ctx, tx, partnerId, {
-      subscriptionId: target.subscriptionId,
-      trigger,
-      url: target.url,
-      body: { subscriptionId: target.subscriptionId, trigger },
-    });
-  }
+  const withUrl = transfer.notifyUrl !== undefined;
+  return {
+    partnerId: transfer.partnerId,
+    accountId: transfer.accountId,
+    trigger,
+    srns: [trigger, `account:${transfer.accountId}`, transfer.owner, ...(transfer.parties ?? [])],
+    implicitId: withUrl ? newId('DA') : null,
+    notifyUrl: withUrl ? parseNotifyUrl(ctx, transfer.notifyUrl!, 'notifyUrl').toString() : null,
+    createdAt: ctx.clock.now(),
+    maxAttempts: 1 + ctx.config.callbackRetries,
+  };
 }
 
 /**

@@ -35,20 +35,6 @@ export async function insertSubscription(
   return rows[0]!;
 }
 
-/** Active subscriptions of the partner to any of these SRNs. */
-export async function findMatchingSubscriptions(
-  q: Queryable,
-  partnerId: string,
-  srns: string[],
-): Promise<SubscriptionRow[]> {
-  const { rows } = await q.query<SubscriptionRow>(
-    `SELECT ${COLUMNS} FROM callback_subscriptions
-     WHERE partner_id = $1 AND subscribe_to = ANY($2) AND deleted_at IS NULL ORDER BY created_at, id`,
-    [partnerId, srns],
-  );
-  return rows;
-}
-
 /** The explicit subscriptions a scope sees: the partner's, or only the acting sub-account's own. */
 export interface SubscriptionFilter {
   partnerId: string;

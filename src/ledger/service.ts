@@ -1,18 +1,22 @@
-import type { Queryable, Tx } from '../platform/db/pool.ts';
+import type { Queryable } from '../platform/db/pool.ts';
 import { currencyScale, Money } from '../platform/money.ts';
 import { isOverdraft, ledgerErrors } from './errors.ts';
 import {
-  addToBalance,
   balanceRows,
   driftedBalances,
+  type EntriesArguments,
+  type EntryArguments,
   expiredHoldIds,
-  insertEntry,
-  insertHold,
-  insertPostings,
-  lockPendingHold,
-  resolveHold,
+  type HoldArguments,
+  ledgerPlaceHold,
+  ledgerPostEntry,
+  ledgerPostHold,
+  ledgerSettleHold,
+  ledgerVoidHold,
   unbalancedCurrencies,
 } from './store.ts';
+
+export type { EntriesArguments, EntryArguments, HoldArguments } from './store.ts';
 
 /**
  * The double-entry core. Every movement is one journal entry whose postings sum to zero per
@@ -37,8 +41,6 @@ export interface NewEntry {
   postings: Posting[];
 }
 
-const key = (owner: string, currency: string) => `${owner}\u0000${currency}`;
-
 /** Programming errors, not partner errors: an unbalanced entry is a bug in the caller. */
 function assertWellFormed(postings: Posting[]): void {
   if (postings.length < 2) throw new Error('a ledger entry needs at least two postings');
@@ -47,7 +49,8 @@ function assertWellFormed(postings: Posting[]): void {
     if (!owner || amount.isZero() || amount.decimalPlaces() > currencyScale(currency)) {
       throw new Error(`malformed posting ${owner} ${amount.toFixed()} ${currency}`);
     }
-    sums.set(currency, (sums.get(currency) ?? new Money(0)).plus(amount));
+    const sum = sums.get(currency);
+    sums.set(currency, sum ? sum.plus(amount) : amount);
   }
   for (const [currency, sum] of sums) {
     if (!sum.isZero()) throw new Error(`ledger entry does not balance in ${currency}: ${sum.toFixed()}`);
@@ -55,64 +58,100 @@ function assertWellFormed(postings: Posting[]): void {
 }
 
 /**
- * Net change per (owner, currency), in a fixed order so that two transactions touching the same
- * balances lock them in the same order and cannot deadlock.
+ * The entry checked and turned into the arguments of the SQL function ledger_post_entry
+ * (migration 010), which writes the entry, its postings and the balances in one round trip.
+ * Postings go sorted by (owner, currency): the function locks balance rows in that order, so
+ * two entries cannot deadlock. A
+ * module writing a movement inside its own statement calls the function with these and turns
+ * errors with `ledgerRefusal`; everyone else calls postEntry.
  */
-function balanceDeltas(postings: Posting[]) {
-  const deltas = new Map<string, { owner: string; currency: string; amount: Money }>();
-  for (const { owner, currency, amount } of postings) {
-    const current = deltas.get(key(owner, currency));
-    deltas.set(key(owner, currency), {
-      owner,
-      currency,
-      amount: (current?.amount ?? new Money(0)).plus(amount),
-    });
-  }
-  return [...deltas.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, delta]) => delta);
-}
-
-/** Turns the database's refusal of an overdraft into the partner-facing error. */
-async function refusingOverdraft<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (isOverdraft(error)) throw ledgerErrors.insufficientFunds();
-    throw error;
-  }
+export function entryArguments(entry: NewEntry): EntryArguments {
+  assertWellFormed(entry.postings);
+  const postings = [...entry.postings].sort(byOwnerAndCurrency);
+  return {
+    kind: entry.kind,
+    reference: entry.reference ?? null,
+    memo: entry.memo ?? null,
+    owners: postings.map((p) => p.owner),
+    currencies: postings.map((p) => p.currency),
+    amounts: postings.map((p) => p.amount.toFixed()),
+  };
 }
 
 /**
- * Writes an entry and moves the balances. `reserved` lists (owner, currency) amounts already
- * taken from `available` by a hold that this entry settles, so available is not debited twice.
+ * Several entries, each checked by entryArguments, as the arguments of ledger_post_entries
+ * (migration 010), for a module that writes many movements in one statement (concurrent
+ * transfers): the postings of all of them sorted by (owner, currency), each naming its entry,
+ * in entry order within one (owner, currency) (the sort is stable).
  */
-async function writeEntry(tx: Tx, entry: NewEntry, reserved?: Posting): Promise<number> {
-  assertWellFormed(entry.postings);
-  const entryId = await insertEntry(tx, entry.kind, entry.reference ?? null, entry.memo ?? null);
-  await insertPostings(
-    tx,
-    entryId,
-    entry.postings.map((p) => ({ owner: p.owner, currency: p.currency, amount: p.amount.toFixed() })),
-  );
-  await refusingOverdraft(async () => {
-    for (const delta of balanceDeltas(entry.postings)) {
-      const released =
-        reserved && reserved.owner === delta.owner && reserved.currency === delta.currency
-          ? reserved.amount
-          : new Money(0);
-      await addToBalance(
-        tx,
-        delta.owner,
-        delta.currency,
-        delta.amount.toFixed(),
-        delta.amount.plus(released).toFixed(),
-      );
-    }
+export function combinedEntries(entries: EntryArguments[]): EntriesArguments {
+  const postings: { entry: number; owner: string; currency: string; amount: string }[] = [];
+  entries.forEach((entry, index) => {
+    entry.owners.forEach((owner, i) => {
+      postings.push({ entry: index + 1, owner, currency: entry.currencies[i]!, amount: entry.amounts[i]! });
+    });
   });
-  return entryId;
+  postings.sort(byOwnerAndCurrency);
+  return {
+    kinds: entries.map((e) => e.kind),
+    references: entries.map((e) => e.reference),
+    memos: entries.map((e) => e.memo),
+    postingEntries: postings.map((p) => p.entry),
+    owners: postings.map((p) => p.owner),
+    currencies: postings.map((p) => p.currency),
+    amounts: postings.map((p) => p.amount),
+  };
 }
 
-export function postEntry(tx: Tx, entry: NewEntry): Promise<number> {
-  return writeEntry(tx, entry);
+/**
+ * The order ledger_post_entries locks balances in: (owner, currency) by code unit, which is the
+ * byte order of PostgreSQL's "C" collation for the ASCII of SRNs and currency codes.
+ */
+function byOwnerAndCurrency(
+  a: { owner: string; currency: string },
+  b: { owner: string; currency: string },
+): number {
+  if (a.owner !== b.owner) return a.owner < b.owner ? -1 : 1;
+  return a.currency < b.currency ? -1 : a.currency > b.currency ? 1 : 0;
+}
+
+/** A hold checked and turned into the arguments of ledger_place_hold (migration 010). */
+export function holdArguments(hold: NewHold): HoldArguments {
+  if (hold.amount.lte(0) || hold.amount.decimalPlaces() > currencyScale(hold.currency)) {
+    throw new Error(`malformed hold ${hold.amount.toFixed()} ${hold.currency}`);
+  }
+  return {
+    owner: hold.owner,
+    currency: hold.currency,
+    amount: hold.amount.toFixed(),
+    expiresAt: new Date(hold.expiresAtMs),
+    reference: hold.reference ?? null,
+  };
+}
+
+/**
+ * The partner-facing error for the ledger's refusals in the database: an overdraft (a balance
+ * CHECK) is InsufficientFundsException, a hold no longer pending (SQLSTATE RL001 of
+ * ledger_lock_pending_hold) ledger.holdNotPending; anything else is returned unchanged.
+ */
+export function ledgerRefusal(error: unknown): unknown {
+  if (isOverdraft(error)) return ledgerErrors.insufficientFunds();
+  if ((error as { code?: string }).code === HOLD_NOT_PENDING) return ledgerErrors.holdNotPending();
+  return error;
+}
+
+const HOLD_NOT_PENDING = 'RL001';
+
+async function refusing<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw ledgerRefusal(error);
+  }
+}
+
+export function postEntry(q: Queryable, entry: NewEntry): Promise<number> {
+  return refusing(() => ledgerPostEntry(q, entryArguments(entry)));
 }
 
 export interface NewHold {
@@ -124,76 +163,35 @@ export interface NewHold {
 }
 
 /** Reserves funds: available drops now (refused if it would go below zero), total when posted. */
-export async function placeHold(tx: Tx, hold: NewHold): Promise<number> {
-  if (hold.amount.lte(0) || hold.amount.decimalPlaces() > currencyScale(hold.currency)) {
-    throw new Error(`malformed hold ${hold.amount.toFixed()} ${hold.currency}`);
-  }
-  const holdId = await insertHold(tx, {
-    ...hold,
-    amount: hold.amount.toFixed(),
-    reference: hold.reference ?? null,
-  });
-  await refusingOverdraft(() =>
-    addToBalance(tx, hold.owner, hold.currency, '0', hold.amount.negated().toFixed()),
-  );
-  return holdId;
+export function placeHold(q: Queryable, hold: NewHold): Promise<number> {
+  return refusing(() => ledgerPlaceHold(q, holdArguments(hold)));
 }
 
 /**
  * Settles a pending hold: its full amount leaves the holder for `to`. Exactly once: a hold
  * already posted or voided (or expired and voided) is refused.
  */
-export async function postHold(
-  tx: Tx,
+export function postHold(
+  q: Queryable,
   holdId: number,
   settlement: { to: string; kind: string; memo?: string },
-) {
-  const hold = await lockPendingHold(tx, holdId);
-  if (!hold) throw ledgerErrors.holdNotPending();
-  const amount = new Money(hold.amount);
-  const entryId = await writeEntry(
-    tx,
-    {
-      kind: settlement.kind,
-      ...(hold.reference ? { reference: hold.reference } : {}),
-      ...(settlement.memo ? { memo: settlement.memo } : {}),
-      postings: [
-        { owner: hold.owner, currency: hold.currency, amount: amount.negated() },
-        { owner: settlement.to, currency: hold.currency, amount },
-      ],
-    },
-    { owner: hold.owner, currency: hold.currency, amount },
-  );
-  await resolveHold(tx, holdId, 'posted', entryId);
-  return entryId;
+): Promise<number> {
+  return refusing(() => ledgerPostHold(q, holdId, settlement.to, settlement.kind, settlement.memo ?? null));
 }
 
 /**
  * Settles a pending hold as a whole entry (fees and exchange legs besides the payee): the
- * holder's posting must take exactly the held amount in the held currency. Exactly once, like
- * postHold; the hold is locked before any balance, the order every hold path uses.
+ * holder's postings must take exactly the held amount in the held currency (the function
+ * raises otherwise). Exactly once, like postHold; the hold is locked before any balance, the
+ * order every hold path uses.
  */
-export async function settleHold(tx: Tx, holdId: number, entry: NewEntry): Promise<number> {
-  const hold = await lockPendingHold(tx, holdId);
-  if (!hold) throw ledgerErrors.holdNotPending();
-  const amount = new Money(hold.amount);
-  const taken = entry.postings
-    .filter((p) => p.owner === hold.owner && p.currency === hold.currency)
-    .reduce((sum, p) => sum.plus(p.amount), new Money(0));
-  if (!taken.negated().eq(amount)) {
-    throw new Error(`hold ${holdId} holds ${hold.amount} but the entry takes ${taken.negated().toFixed()}`);
-  }
-  const entryId = await writeEntry(tx, entry, { owner: hold.owner, currency: hold.currency, amount });
-  await resolveHold(tx, holdId, 'posted', entryId);
-  return entryId;
+export function settleHold(q: Queryable, holdId: number, entry: NewEntry): Promise<number> {
+  return refusing(() => ledgerSettleHold(q, holdId, entryArguments(entry)));
 }
 
 /** Releases a pending hold back to available; exactly once, like postHold. */
-export async function voidHold(tx: Tx, holdId: number): Promise<void> {
-  const hold = await lockPendingHold(tx, holdId);
-  if (!hold) throw ledgerErrors.holdNotPending();
-  await addToBalance(tx, hold.owner, hold.currency, '0', hold.amount);
-  await resolveHold(tx, holdId, 'voided', null);
+export function voidHold(q: Queryable, holdId: number): Promise<void> {
+  return refusing(() => ledgerVoidHold(q, holdId));
 }
 
 /** Pending holds past their expiry, for a worker to void one transaction each. */

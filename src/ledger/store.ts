@@ -2,93 +2,90 @@ import type { Queryable } from '../platform/db/pool.ts';
 
 /** The SQL of the ledger tables; rules live in service.ts. Amounts travel as decimal text. */
 
-export async function insertEntry(q: Queryable, kind: string, reference: string | null, memo: string | null) {
-  const { rows } = await q.query<{ id: number }>(
-    'INSERT INTO ledger_entries (kind, reference, memo) VALUES ($1, $2, $3) RETURNING id',
-    [kind, reference, memo],
-  );
-  return rows[0]!.id;
-}
-
-export async function insertPostings(
-  q: Queryable,
-  entryId: number,
-  postings: { owner: string; currency: string; amount: string }[],
-) {
-  await q.query(
-    `INSERT INTO ledger_postings (entry_id, owner, currency, amount)
-     SELECT $1, owner, currency, amount::numeric
-     FROM unnest($2::text[], $3::text[], $4::text[]) AS p(owner, currency, amount)`,
-    [entryId, postings.map((p) => p.owner), postings.map((p) => p.currency), postings.map((p) => p.amount)],
-  );
+/**
+ * ledger_post_entry's arguments (migration 010): an entry checked by the service, amounts as
+ * decimal text. A module that writes a movement in its own statement passes these to the
+ * function itself; the service's functions call the ones below.
+ */
+export interface EntryArguments {
+  kind: string;
+  reference: string | null;
+  memo: string | null;
+  owners: string[];
+  currencies: string[];
+  amounts: string[];
 }
 
 /**
- * Adds to a balance row, creating it at zero first; the table's CHECKs refuse an overdraft.
- * Two statements on purpose: INSERT … ON CONFLICT checks constraints on the proposed row before
- * resolving the conflict, so a debit's negative delta would be refused even with funds present.
+ * ledger_post_entries's arguments (migration 010): several entries in one statement. Posting i
+ * belongs to entry postingEntries[i] (1-based); postings are sorted by (owner, currency) across
+ * all the entries.
  */
-export async function addToBalance(
-  q: Queryable,
-  owner: string,
-  currency: string,
-  totalDelta: string,
-  availableDelta: string,
-) {
-  await q.query(
-    'INSERT INTO ledger_balances (owner, currency) VALUES ($1, $2) ON CONFLICT (owner, currency) DO NOTHING',
-    [owner, currency],
-  );
-  await q.query(
-    `UPDATE ledger_balances SET total = total + $3::numeric, available = available + $4::numeric, updated_at = now()
-     WHERE owner = $1 AND currency = $2`,
-    [owner, currency, totalDelta, availableDelta],
-  );
+export interface EntriesArguments {
+  kinds: string[];
+  references: (string | null)[];
+  memos: (string | null)[];
+  postingEntries: number[];
+  owners: string[];
+  currencies: string[];
+  amounts: string[];
 }
 
-export interface HoldRow {
-  id: number;
+/** ledger_place_hold's arguments (migration 010). */
+export interface HoldArguments {
   owner: string;
   currency: string;
   amount: string;
-  state: 'pending' | 'posted' | 'voided';
+  expiresAt: Date;
   reference: string | null;
-  expires_at: Date;
 }
 
-export async function insertHold(
-  q: Queryable,
-  hold: { owner: string; currency: string; amount: string; reference: string | null; expiresAtMs: number },
-) {
+/** The entry, its postings and the balances it moves, in one round trip; answers the entry id. */
+export async function ledgerPostEntry(q: Queryable, entry: EntryArguments): Promise<number> {
   const { rows } = await q.query<{ id: number }>(
-    `INSERT INTO ledger_holds (owner, currency, amount, reference, expires_at)
-     VALUES ($1, $2, $3::numeric, $4, to_timestamp($5 / 1000.0)) RETURNING id`,
-    [hold.owner, hold.currency, hold.amount, hold.reference, hold.expiresAtMs],
+    'SELECT ledger_post_entry($1, $2, $3, $4::text[], $5::text[], $6::numeric[]) AS id',
+    [entry.kind, entry.reference, entry.memo, entry.owners, entry.currencies, entry.amounts],
   );
   return rows[0]!.id;
 }
 
-/** Locks a hold that is still pending; undefined when it was already resolved (or never existed). */
-export async function lockPendingHold(q: Queryable, holdId: number) {
-  const { rows } = await q.query<HoldRow>(
-    `SELECT id, owner, currency, amount, state, reference, expires_at FROM ledger_holds
-     WHERE id = $1 AND state = 'pending' FOR UPDATE`,
-    [holdId],
+export async function ledgerPlaceHold(q: Queryable, hold: HoldArguments): Promise<number> {
+  const { rows } = await q.query<{ id: number }>(
+    'SELECT ledger_place_hold($1, $2, $3::numeric, $4::timestamptz, $5) AS id',
+    [hold.owner, hold.currency, hold.amount, hold.expiresAt, hold.reference],
   );
-  return rows[0];
+  return rows[0]!.id;
 }
 
-export async function resolveHold(
+/** Settles a pending hold as a whole entry; SQLSTATE RL001 when it is not pending any more. */
+export async function ledgerSettleHold(q: Queryable, holdId: number, entry: EntryArguments): Promise<number> {
+  const { rows } = await q.query<{ id: number }>(
+    'SELECT ledger_settle_hold($1, $2, $3, $4, $5::text[], $6::text[], $7::numeric[]) AS id',
+    [holdId, entry.kind, entry.reference, entry.memo, entry.owners, entry.currencies, entry.amounts],
+  );
+  return rows[0]!.id;
+}
+
+/** Settles a pending hold to one payee; SQLSTATE RL001 when it is not pending any more. */
+export async function ledgerPostHold(
   q: Queryable,
   holdId: number,
-  state: 'posted' | 'voided',
-  entryId: number | null,
+  payee: string,
+  kind: string,
+  memo: string | null,
 ) {
-  await q.query(`UPDATE ledger_holds SET state = $2, resolved_at = now(), entry_id = $3 WHERE id = $1`, [
+  const { rows } = await q.query<{ id: number }>('SELECT ledger_post_hold($1, $2, $3, $4) AS id', [
     holdId,
-    state,
-    entryId,
+    payee,
+    kind,
+    memo,
   ]);
+  return rows[0]!.id;
+}
+
+/** Releases a pending hold; SQLSTATE RL001 when it is not pending any more. */
+export async function ledgerVoidHold(q: Queryable, holdId: number): Promise<void> {
+  await q.query('SELECT ledger_void_hold($1)', [holdId]);
 }
 
 export async function expiredHoldIds(q: Queryable, nowMs: number, limit: number) {

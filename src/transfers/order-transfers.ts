@@ -1,11 +1,11 @@
-import { notifyTransferCreated } from '../callbacks/service.ts';
+import { transferCreatedArguments } from '../callbacks/service.ts';
 import type { AppContext } from '../platform/context.ts';
 import type { Tx } from '../platform/db/pool.ts';
 import { newId } from '../platform/ids.ts';
 import { Money } from '../platform/money.ts';
-import { quoteLockMs } from './service.ts';
+import { quoteLockMs } from './creation.ts';
 import { historyEntry } from './status-history.ts';
-import { changeStatus, insertTransfer, lockTransferById, type NewTransfer } from './store.ts';
+import { changeStatus, insertTransferWith, lockTransferById, type NewTransfer } from './store.ts';
 
 /**
  * The delivery transfer of a card (wallet) order, facts §1.9: once the order is PROCESSING its
@@ -84,14 +84,15 @@ function orderTransferRow(delivery: OrderDelivery, id: string, nowMs: number): N
  * have none). Answers the transfer id the order carries as `transferId`.
  */
 export async function recordOrderTransfer(ctx: AppContext, tx: Tx, delivery: OrderDelivery): Promise<string> {
-  const row = await insertTransfer(tx, orderTransferRow(delivery, newId('TF'), ctx.clock.nowMs()));
-  await notifyTransferCreated(ctx, tx, {
+  const row = orderTransferRow(delivery, newId('TF'), ctx.clock.nowMs());
+  const callbacks = transferCreatedArguments(ctx, {
     accountId: row.account_id,
     partnerId: row.partner_id,
     transferId: row.id,
     owner: row.owner,
     parties: [row.dest],
   });
+  await insertTransferWith(tx, row, { hold: null, callbacks });
   return row.id;
 }
 

@@ -5,7 +5,7 @@ import type { Scope } from '../identity/types.ts';
 import type { AppContext } from '../platform/context.ts';
 import type { Queryable } from '../platform/db/pool.ts';
 import { isId } from '../platform/ids.ts';
-import { transferStandings } from '../users/transfer-standing.ts';
+import { type TransferStanding, transferStandings } from '../users/transfer-standing.ts';
 import { transferErrors } from './errors.ts';
 
 /** A transfer's source or dest, read from its SRN (API.md: a bare `AC_…` is an account). */
@@ -58,14 +58,23 @@ export function checkPartiesStatically(
   }
 }
 
+/** The users whose standing a transfer between these parties depends on. */
+export function userPartyIds(source: Party, dest: Party): string[] {
+  return [source, dest].filter((p) => p.kind === 'user').map((p) => (p as { id: string }).id);
+}
+
 /**
- * The checks that read other modules' state, in the caller's transaction: a user source needs
- * its TRANSFER scope APPROVED and not closed (API.md decision 14: 403); a dest account or user
- * must be of the same partner, and a dest user not closed.
+ * The checks that read other modules' state, given what was read (`standings` of the user
+ * parties, from users/transfer-standing.ts; whether a dest account is of the partner): a user
+ * source needs its TRANSFER scope APPROVED and not closed (API.md decision 14: 403); a dest
+ * account or user must be of the same partner, and a dest user not closed.
  */
-export async function checkPartiesStanding(q: Queryable, partnerId: string, source: Party, dest: Party) {
-  const userIds = [source, dest].filter((p) => p.kind === 'user').map((p) => (p as { id: string }).id);
-  const standings = userIds.length > 0 ? await transferStandings(q, partnerId, userIds) : new Map();
+export function assertPartiesStanding(
+  source: Party,
+  dest: Party,
+  standings: Map<string, TransferStanding>,
+  destAccountInPartner: boolean,
+) {
   if (source.kind === 'user') {
     const standing = standings.get(source.id);
     // Masquerade resolution already proved the user is the caller's; absent means deleted under us.
@@ -78,6 +87,47 @@ export async function checkPartiesStanding(q: Queryable, partnerId: string, sour
     if (!standing) throw transferErrors.unknownDest();
     if (standing.closed) throw transferErrors.destClosed();
   }
-  if (dest.kind === 'account' && !(await accountInPartner(q, partnerId, dest.id)))
-    throw transferErrors.unknownDest();
+  if (dest.kind === 'account' && !destAccountInPartner) throw transferErrors.unknownDest();
+}
+
+/** Reads the parties' standing (one query, two with a dest account) and checks it. */
+export async function checkPartiesStanding(q: Queryable, partnerId: string, source: Party, dest: Party) {
+  const userIds = userPartyIds(source, dest);
+  const standings = userIds.length > 0 ? await transferStandings(q, partnerId, userIds) : new Map();
+  const destAccount = dest.kind === 'account' ? await accountInPartner(q, partnerId, dest.id) : false;
+  assertPartiesStanding(source, dest, standings, destAccount);
+}
+
+/**
+ * checkPartiesStanding for many transfers at once: one standing query per partner for all
+ * their user parties (plus one per dest account). Answers each transfer's refusal, or
+ * undefined where it may go ahead.
+ */
+export async function partiesStandingRefusals(
+  q: Queryable,
+  transfers: { partnerId: string; source: Party; dest: Party }[],
+): Promise<unknown[]> {
+  const usersByPartner = new Map<string, Set<string>>();
+  for (const { partnerId, source, dest } of transfers) {
+    const ids = usersByPartner.get(partnerId) ?? new Set<string>();
+    for (const id of userPartyIds(source, dest)) ids.add(id);
+    usersByPartner.set(partnerId, ids);
+  }
+  const standings = new Map<string, Map<string, TransferStanding>>();
+  await Promise.all(
+    [...usersByPartner].map(async ([partnerId, ids]) => {
+      standings.set(partnerId, ids.size > 0 ? await transferStandings(q, partnerId, [...ids]) : new Map());
+    }),
+  );
+  return Promise.all(
+    transfers.map(async ({ partnerId, source, dest }) => {
+      const destAccount = dest.kind === 'account' ? await accountInPartner(q, partnerId, dest.id) : false;
+      try {
+        assertPartiesStanding(source, dest, standings.get(partnerId)!, destAccount);
+        return undefined;
+      } catch (refusal) {
+        return refusal;
+      }
+    }),
+  );
 }

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { idempotencyScope, scopeOf } from '../identity/access.ts';
 import type { AppContext } from '../platform/context.ts';
-import { runIdempotent, sendIdempotent } from '../platform/http/idempotency.ts';
+import { hasIdempotencyKey, runIdempotent, sendIdempotent } from '../platform/http/idempotency.ts';
 import { errorResponses, PARTNER_SECURITY, withExample } from '../platform/http/openapi.ts';
 import {
   completedTransferAnswer,
@@ -18,7 +18,7 @@ import {
   TransferListQuery,
   TransferParams,
 } from './schemas.ts';
-import { confirmTransfer, createTransfer, getTransfer, listTransfers } from './service.ts';
+import { confirmTransfer, createTransfer, getTransfer, listTransfers, sendsOnChain } from './service.ts';
 import { prepareTransfer } from './transfer-request.ts';
 
 const tags = ['Transfers'];
@@ -43,9 +43,13 @@ export const transfersRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (a
     async (request, reply) => {
       const scope = scopeOf(request);
       const prepared = await prepareTransfer(ctx, scope, request.body);
-      const outcome = await runIdempotent(ctx, request, idempotencyScope(scope), (tx) =>
-        createTransfer(ctx, tx, scope, prepared),
-      );
+      // Without an Idempotency-Key, only a withdrawal with autoConfirm needs a transaction.
+      const outcome =
+        hasIdempotencyKey(request) || sendsOnChain(prepared)
+          ? await runIdempotent(ctx, request, idempotencyScope(scope), (tx) =>
+              createTransfer(ctx, scope, prepared, tx),
+            )
+          : await createTransfer(ctx, scope, prepared);
       return sendIdempotent(reply, outcome);
     },
   );

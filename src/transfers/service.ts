@@ -1,37 +1,37 @@
-import { notifyTransferCreated } from '../callbacks/service.ts';
-import { chainsForCurrency, type Network, networkFor } from '../chains/addresses.ts';
+import { type Network, networkFor } from '../chains/addresses.ts';
 import { requestChainSend } from '../chains/port.ts';
 import type { Scope } from '../identity/types.ts';
-import { placeHold, postEntry, settleHold } from '../ledger/service.ts';
+import { combinedEntries, entryArguments, settleHold } from '../ledger/service.ts';
 import type { AppContext } from '../platform/context.ts';
 import type { Queryable, Tx } from '../platform/db/pool.ts';
 import { newId } from '../platform/ids.ts';
 import { Money } from '../platform/money.ts';
+import {
+  confirmedHistory,
+  creationCallbacks,
+  creationHold,
+  creationRefusal,
+  newTransferRow,
+  settlementEntry,
+  settlesAtOnce,
+  TRANSFER_ENTRY_KIND,
+} from './creation.ts';
 import { transferErrors } from './errors.ts';
 import { checkPartiesStanding, ledgerOwner, type Party, parseParty } from './parties.ts';
 import { settlementPostings } from './postings.ts';
 import type { TransferListQuery } from './schemas.ts';
-import { historyEntry, type StatusHistoryEntry } from './status-history.ts';
+import { createSettledTogether } from './settled-batches.ts';
 import {
   changeStatus,
   findTransfer,
-  insertTransfer,
+  insertSettledTransfers,
+  insertTransferWith,
   type NewTransfer,
   pageTransfers,
   type TransferRow,
-  type TransferStatus,
 } from './store.ts';
 import type { PreparedTransfer } from './transfer-request.ts';
 import { type TransferView, transferView } from './view.ts';
-
-const MINUTE_MS = 60_000;
-export const TRANSFER_ENTRY_KIND = 'transfer';
-
-/** facts §5: quotes hold 15 minutes without exchange or between fiat currencies, 10 with crypto. */
-export function quoteLockMs(sourceCurrency: string, destCurrency: string): number {
-  const crypto = chainsForCurrency(sourceCurrency).length > 0 || chainsForCurrency(destCurrency).length > 0;
-  return (sourceCurrency !== destCurrency && crypto ? 10 : 15) * MINUTE_MS;
-}
 
 /** What a scope may see: a masqueraded user its own transfers, a sub-account its own, a master all of its partner's. */
 export function visibleTo(scope: Scope): string | null {
@@ -59,7 +59,7 @@ export function transferPostings(row: TransferRow, dest: Party) {
 }
 
 /** A withdrawal waits for the chain (PENDING); a book transfer is done in the same transaction. */
-async function queueChainSend(ctx: AppContext, tx: Tx, row: TransferRow, dest: Party) {
+async function queueChainSend(ctx: AppContext, tx: Tx, row: NewTransfer, dest: Party) {
   if (dest.kind !== 'chain') return;
   await requestChainSend(ctx, tx, {
     reference: `transfer:${row.id}`,
@@ -71,108 +71,48 @@ async function queueChainSend(ctx: AppContext, tx: Tx, row: TransferRow, dest: P
   });
 }
 
-function confirmedHistory(id: string, dest: Party, atMs: number): StatusHistoryEntry[] {
-  const pending = historyEntry(id, 'PENDING', atMs);
-  return dest.kind === 'chain' ? [pending] : [pending, historyEntry(id, 'COMPLETED', atMs)];
-}
-
-function isCustomIdConflict(error: unknown): boolean {
-  const pgError = error as { code?: string; constraint?: string };
-  return pgError.code === '23505' && pgError.constraint === 'transfers_custom_id';
-}
-
-function newTransferRow(ctx: AppContext, scope: Scope, p: PreparedTransfer, id: string): NewTransfer {
-  const nowMs = ctx.clock.nowMs();
-  const status: TransferStatus = p.preview
-    ? 'PREVIEW'
-    : !p.autoConfirm
-      ? 'UNCONFIRMED'
-      : p.dest.kind === 'chain'
-        ? 'PENDING'
-        : 'COMPLETED';
-  const history =
-    status === 'PREVIEW'
-      ? [historyEntry(id, 'PREVIEW', nowMs)]
-      : [historyEntry(id, 'INITIATED', nowMs), ...(p.autoConfirm ? confirmedHistory(id, p.dest, nowMs) : [])];
-  return {
-    id,
-    partner_id: scope.partnerId,
-    account_id: scope.accountId,
-    owner: scope.userId ? `user:${scope.userId}` : `account:${scope.accountId}`,
-    source: p.source.srn,
-    dest: p.dest.srn,
-    source_currency: p.sourceCurrency,
-    dest_currency: p.destCurrency,
-    source_amount: p.quote.sourceAmount.toFixed(),
-    source_amount_without_fees: p.quote.sourceAmountWithoutFees.toFixed(),
-    dest_amount: p.quote.destAmount.toFixed(),
-    network_fee: p.quote.networkFee.toFixed(),
-    exchange_rate: p.quote.exchangeRate?.toFixed() ?? null,
-    fees: Object.fromEntries(Object.entries(p.quote.fees).map(([c, fee]) => [c, fee.toFixed()])),
-    total_fees: p.quote.totalFees.toFixed(),
-    message: p.message,
-    custom_id: p.customId,
-    status,
-    hold_id: null,
-    status_history: history,
-    created_at: new Date(nowMs),
-    completed_at: status === 'COMPLETED' ? new Date(nowMs) : null,
-    expires_at: new Date(nowMs + quoteLockMs(p.sourceCurrency, p.destCurrency)),
-  };
-}
-
-async function insertOrConflict(tx: Tx, row: NewTransfer): Promise<TransferRow> {
-  try {
-    return await insertTransfer(tx, row);
-  } catch (error) {
-    if (isCustomIdConflict(error)) throw transferErrors.customIdTaken();
-    throw error;
-  }
+/** An autoConfirmed withdrawal also queues its chain send: two writers, so a transaction. */
+export function sendsOnChain(p: PreparedTransfer): boolean {
+  return settlesAtOnce(p) && p.dest.kind === 'chain';
 }
 
 /**
- * POST /v3/transfers, in the caller's (idempotent) transaction. PREVIEW moves nothing;
- * UNCONFIRMED holds sourceAmount until confirm or expiry; autoConfirm settles at once. The
- * ledger entry is written last: the source balance row stays locked only until commit, which
- * is what bounds the rate of transfers drawing on one hot balance.
+ * POST /v3/transfers. `tx`: the caller's transaction (an Idempotency-Key's, or the one a
+ * withdrawal needs, see sendsOnChain); without one, a book transfer with autoConfirm is written
+ * together with other requests' (settled-batches.ts) and anything else by one statement of its
+ * own. Either way the parties' standing is read first, then one statement writes the row with
+ * its effects: PREVIEW moves nothing; UNCONFIRMED holds sourceAmount until confirm or expiry;
+ * autoConfirm settles at once, the ledger entry last, right before the commit, so the source
+ * balance row stays locked only that long (which bounds transfers drawing on one hot balance).
  */
 export async function createTransfer(
   ctx: AppContext,
-  tx: Tx,
   scope: Scope,
   prepared: PreparedTransfer,
+  tx?: Tx,
 ): Promise<TransferView> {
-  await checkPartiesStanding(tx, scope.partnerId, prepared.source, prepared.dest);
+  if (!tx && sendsOnChain(prepared))
+    throw new Error('an autoConfirmed withdrawal is created in a transaction');
+  if (!tx && settlesAtOnce(prepared)) return createSettledTogether(ctx, scope, prepared);
+  const q = tx ?? ctx.db;
+  await checkPartiesStanding(q, scope.partnerId, prepared.source, prepared.dest);
   const fresh = newTransferRow(ctx, scope, prepared, newId('TF'));
-  if (fresh.status === 'UNCONFIRMED') {
-    fresh.hold_id = await placeHold(tx, {
-      owner: fresh.source,
-      currency: fresh.source_currency,
-      amount: prepared.quote.sourceAmount,
-      expiresAtMs: fresh.expires_at.getTime(),
-      reference: `transfer:${fresh.id}`,
-    });
+  if (tx && sendsOnChain(prepared)) await queueChainSend(ctx, tx, fresh, prepared.dest);
+  try {
+    if (settlesAtOnce(prepared)) {
+      const settled = { row: fresh, callbacks: creationCallbacks(ctx, scope, prepared, fresh) };
+      const entry = entryArguments(settlementEntry(prepared, fresh));
+      await insertSettledTransfers(q, [settled], combinedEntries([entry]));
+    } else {
+      await insertTransferWith(q, fresh, {
+        hold: fresh.status === 'UNCONFIRMED' ? creationHold(prepared, fresh) : null,
+        callbacks: fresh.status === 'PREVIEW' ? null : creationCallbacks(ctx, scope, prepared, fresh),
+      });
+    }
+  } catch (error) {
+    throw creationRefusal(error);
   }
-  const row = await insertOrConflict(tx, fresh);
-  if (row.status === 'PREVIEW') return transferView(row);
-  await notifyTransferCreated(ctx, tx, {
-    accountId: scope.accountId,
-    partnerId: scope.partnerId,
-    transferId: row.id,
-    owner: row.owner,
-    // Subscriptions to either party (e.g. the receiving user) are matched too.
-    parties: [row.source, row.dest],
-    ...(prepared.notifyUrl !== undefined ? { notifyUrl: prepared.notifyUrl } : {}),
-  });
-  if (row.status !== 'UNCONFIRMED') {
-    await queueChainSend(ctx, tx, row, prepared.dest);
-    await postEntry(tx, {
-      kind: TRANSFER_ENTRY_KIND,
-      reference: `transfer:${row.id}`,
-      postings: transferPostings(row, prepared.dest),
-    });
-  }
-  return transferView(row);
+  return transferView(fresh);
 }
 
 /**

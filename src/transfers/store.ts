@@ -1,3 +1,5 @@
+import type { TransferCreatedArguments } from '../callbacks/service.ts';
+import type { EntriesArguments, HoldArguments } from '../ledger/service.ts';
 import type { Queryable } from '../platform/db/pool.ts';
 import type { StatusHistoryEntry } from './status-history.ts';
 
@@ -40,40 +42,151 @@ export type NewTransfer = Omit<
   'blockchain_tx' | 'failure_reason' | 'cancelled_at' | 'updated_at'
 >;
 
-export async function insertTransfer(q: Queryable, t: NewTransfer): Promise<TransferRow> {
-  const { rows } = await q.query<TransferRow>(
-    `INSERT INTO transfers (id, partner_id, account_id, owner, source, dest, source_currency, dest_currency,
+type Param = (value: unknown, cast?: string) => string;
+
+/** Appends to `values` and answers the placeholder: statements built from parts number their own. */
+function parameters(values: unknown[]): Param {
+  return (value, cast = '') => `$${values.push(value)}${cast}`;
+}
+
+/** `INSERT INTO transfers …` of a new row; `holdId` is SQL for hold_id when the statement computes it. */
+function insertSql(t: NewTransfer, param: Param, holdId?: string): string {
+  const createdAt = param(t.created_at, '::timestamptz');
+  return `INSERT INTO transfers (id, partner_id, account_id, owner, source, dest, source_currency, dest_currency,
        source_amount, source_amount_without_fees, dest_amount, network_fee, exchange_rate, fees, total_fees,
        message, custom_id, status, hold_id, status_history, created_at, updated_at, completed_at, expires_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $21, $22, $23)
-     RETURNING *`,
-    [
-      t.id,
-      t.partner_id,
-      t.account_id,
-      t.owner,
-      t.source,
-      t.dest,
-      t.source_currency,
-      t.dest_currency,
-      t.source_amount,
-      t.source_amount_without_fees,
-      t.dest_amount,
-      t.network_fee,
-      t.exchange_rate,
-      JSON.stringify(t.fees),
-      t.total_fees,
-      t.message,
-      t.custom_id,
-      t.status,
-      t.hold_id,
-      JSON.stringify(t.status_history),
-      t.created_at,
-      t.completed_at,
-      t.expires_at,
-    ],
+     VALUES (${[
+       param(t.id),
+       param(t.partner_id),
+       param(t.account_id),
+       param(t.owner),
+       param(t.source),
+       param(t.dest),
+       param(t.source_currency),
+       param(t.dest_currency),
+       param(t.source_amount, '::numeric'),
+       param(t.source_amount_without_fees, '::numeric'),
+       param(t.dest_amount, '::numeric'),
+       param(t.network_fee, '::numeric'),
+       param(t.exchange_rate, '::numeric'),
+       param(JSON.stringify(t.fees), '::jsonb'),
+       param(t.total_fees, '::numeric'),
+       param(t.message),
+       param(t.custom_id),
+       param(t.status),
+       holdId ?? param(t.hold_id, '::bigint'),
+       param(JSON.stringify(t.status_history), '::jsonb'),
+       createdAt,
+       createdAt,
+       param(t.completed_at, '::timestamptz'),
+       param(t.expires_at, '::timestamptz'),
+     ].join(', ')})`;
+}
+
+/**
+ * What is written with a new transfer that does not settle at once, in the same statement
+ * (arguments of the other modules' SQL functions, migration 010): the ledger hold of an
+ * UNCONFIRMED one (its id becomes hold_id) and the callbacks of every real one.
+ */
+export interface CreationEffects {
+  hold: HoldArguments | null;
+  callbacks: TransferCreatedArguments | null;
+}
+
+/**
+ * The transfer row and its effects as one statement: atomic without a transaction of its own,
+ * one round trip. The hold is placed as the row is inserted; the callbacks run on the inserted
+ * row. The text depends only on which effects there are: a handful of prepared statements.
+ */
+export async function insertTransferWith(
+  q: Queryable,
+  t: NewTransfer,
+  effects: CreationEffects,
+): Promise<void> {
+  const values: unknown[] = [];
+  const param = parameters(values);
+  const { hold, callbacks } = effects;
+  const holdId = hold
+    ? `ledger_place_hold(${param(hold.owner)}, ${param(hold.currency)}, ${param(hold.amount, '::numeric')},
+         ${param(hold.expiresAt, '::timestamptz')}, ${param(hold.reference)})`
+    : undefined;
+  const insert = insertSql(t, param, holdId);
+  const queued = callbacks
+    ? `callbacks_queue_transfer_created(${param(callbacks.partnerId)}, ${param(callbacks.accountId)},
+         ${param(callbacks.trigger)}, ${param(callbacks.srns, '::text[]')}, ${param(callbacks.implicitId)},
+         ${param(callbacks.notifyUrl)}, ${param(callbacks.createdAt, '::timestamptz')}, ${param(callbacks.maxAttempts, '::int')})`
+    : 'NULL';
+  await q.query(
+    `WITH created AS (${insert} RETURNING id) SELECT ${queued} AS callbacks FROM created`,
+    values,
   );
-  return rows[0]!;
+}
+
+/** A transfer settled at creation (COMPLETED, or PENDING on the chain) and its callbacks. */
+export interface SettledTransfer {
+  row: NewTransfer;
+  callbacks: TransferCreatedArguments;
+}
+
+const INSERT_SETTLED = `WITH created AS (
+    INSERT INTO transfers (id, partner_id, account_id, owner, source, dest, source_currency, dest_currency,
+      source_amount, source_amount_without_fees, dest_amount, network_fee, exchange_rate, fees, total_fees,
+      message, custom_id, status, status_history, created_at, updated_at, completed_at, expires_at)
+    SELECT t.id, t.partner_id, t.account_id, t.owner, t.source, t.dest, t.source_currency, t.dest_currency,
+      t.source_amount, t.source_amount_without_fees, t.dest_amount, t.network_fee, t.exchange_rate, t.fees,
+      t.total_fees, t.message, t.custom_id, t.status, t.status_history, t.created_at, t.created_at,
+      t.completed_at, t.expires_at
+    FROM json_to_recordset($1::json) AS t(id text, partner_id text, account_id text, owner text, source text,
+      dest text, source_currency text, dest_currency text, source_amount numeric, source_amount_without_fees numeric,
+      dest_amount numeric, network_fee numeric, exchange_rate numeric, fees jsonb, total_fees numeric,
+      message text, custom_id text, status text, status_history jsonb, created_at timestamptz,
+      completed_at timestamptz, expires_at timestamptz)
+    RETURNING 1)
+  SELECT (SELECT count(*) FROM created) AS created,
+    callbacks_queue_transfers_created($2::text[], $3::text[], $4::text[], $5::text[], $6::text[],
+                                      $7::int[], $8::text[], $9::timestamptz[], $10::int) AS callbacks,
+    ledger_post_entries($11::text[], $12::text[], $13::text[], $14::int[], $15::text[], $16::text[],
+                        $17::numeric[]) AS entries`;
+
+/**
+ * Settled transfers, one or many, as one statement: their rows, their callbacks, and their
+ * ledger entries (last, so balance rows stay locked the shortest time before the commit), all
+ * or nothing. `entries[i]` is the settlement of `transfers[i]`.
+ */
+export async function insertSettledTransfers(
+  q: Queryable,
+  transfers: SettledTransfer[],
+  entries: EntriesArguments,
+): Promise<void> {
+  const srnTransfers: number[] = [];
+  const srns: string[] = [];
+  transfers.forEach((t, index) => {
+    for (const srn of new Set(t.callbacks.srns)) {
+      srnTransfers.push(index + 1);
+      srns.push(srn);
+    }
+  });
+  const callbacks = transfers.map((t) => t.callbacks);
+  // The rows as one JSON document (keys are the column names): one parameter, not one array per column.
+  await q.query(INSERT_SETTLED, [
+    JSON.stringify(transfers.map((t) => t.row)),
+    callbacks.map((c) => c.partnerId),
+    callbacks.map((c) => c.accountId),
+    callbacks.map((c) => c.trigger),
+    callbacks.map((c) => c.implicitId),
+    callbacks.map((c) => c.notifyUrl),
+    srnTransfers,
+    srns,
+    callbacks.map((c) => c.createdAt),
+    callbacks[0]?.maxAttempts ?? 1,
+    entries.kinds,
+    entries.references,
+    entries.memos,
+    entries.postingEntries,
+    entries.owners,
+    entries.currencies,
+    entries.amounts,
+  ]);
 }
 
 /** Within the partner; `involving` (an SRN) narrows to transfers that party owns, sends or receives. */

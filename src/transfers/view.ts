@@ -1,6 +1,6 @@
 import { Money } from '../platform/money.ts';
 import type { StatusHistoryEntry } from './status-history.ts';
-import type { TransferRow, TransferStatus } from './store.ts';
+import type { NewTransfer, TransferRow, TransferStatus } from './store.ts';
 
 /** The Transfer of API.md and facts §1.5; amounts exact (json.ts writes them as numbers). */
 export interface TransferView {
@@ -39,7 +39,14 @@ function blockchainTxView(tx: Record<string, unknown> | null) {
   return { ...tx, amount: money(String(tx.amount)), networkFee: money(String(tx.networkFee)) };
 }
 
-export function transferView(row: TransferRow): TransferView {
+/**
+ * A row as read, or as just written (a NewTransfer: no blockchainTx, failure or cancellation
+ * yet, updated when created), so a create answers without reading its row back.
+ */
+export type ViewedRow = NewTransfer &
+  Partial<Pick<TransferRow, 'blockchain_tx' | 'failure_reason' | 'cancelled_at' | 'updated_at'>>;
+
+export function transferView(row: ViewedRow): TransferView {
   return {
     id: row.id,
     status: row.status,
@@ -56,12 +63,12 @@ export function transferView(row: TransferRow): TransferView {
     fees: Object.fromEntries(Object.entries(row.fees).map(([currency, fee]) => [currency, money(fee)])),
     totalFees: money(row.total_fees),
     createdAt: row.created_at,
-    updatedAt: row.updated_at,
+    updatedAt: row.updated_at ?? row.created_at,
     completedAt: row.completed_at,
-    cancelledAt: row.cancelled_at,
+    cancelledAt: row.cancelled_at ?? null,
     expiresAt: row.expires_at,
-    failureReason: row.failure_reason,
-    blockchainTx: blockchainTxView(row.blockchain_tx),
+    failureReason: row.failure_reason ?? null,
+    blockchainTx: blockchainTxView(row.blockchain_tx ?? null),
     statusHistories: row.status_history,
     pendingSubStatus: null,
     reversingSubStatus: null,

@@ -2,7 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   auditLedger,
   balancesOf,
+  combinedEntries,
+  entryArguments,
   holdsDueForExpiry,
+  type NewEntry,
   placeHold,
   postEntry,
   postHold,
@@ -129,6 +132,62 @@ describe('journal entries', () => {
     await fund(newOwner(), '1');
     const { totalBalances } = await balancesOf(database.db, 'external:bank');
     expect(totalBalances.USD?.isNegative()).toBe(true);
+  });
+});
+
+describe('several entries in one statement (ledger_post_entries)', () => {
+  const postEntries = (entries: NewEntry[]) => {
+    const a = combinedEntries(entries.map(entryArguments));
+    return database.db.query(
+      'SELECT ledger_post_entries($1, $2, $3, $4::int[], $5::text[], $6::text[], $7::numeric[]) AS ids',
+      [a.kinds, a.references, a.memos, a.postingEntries, a.owners, a.currencies, a.amounts],
+    );
+  };
+  const move = (from: string, to: string, amount: string) => ({
+    kind: 'test.transfer',
+    postings: [
+      { owner: from, currency: 'USD', amount: m(amount).negated() },
+      { owner: to, currency: 'USD', amount: m(amount) },
+    ],
+  });
+
+  it('move every balance once, by the sum of its postings', async () => {
+    const [a, b, c] = [newOwner(), newOwner(), newOwner()];
+    await fund(a, '10');
+    const { rows } = await postEntries([move(a, b, '3'), move(b, c, '1'), move(a, c, '2.5')]);
+    expect(rows[0].ids).toHaveLength(3);
+    expect(await balance(a)).toEqual({ total: '4.5', available: '4.5' });
+    expect(await balance(b)).toEqual({ total: '2', available: '2' });
+    expect(await balance(c)).toEqual({ total: '3.5', available: '3.5' });
+    await expectHealthy();
+  });
+
+  it('apply the entries in order: a later credit does not cover an earlier overdraft', async () => {
+    const [a, b] = [newOwner(), newOwner()];
+    await fund(b, '5');
+    const before = await snapshotTables(database.db);
+    // Netted, a ends at zero; in order, the first entry takes it to -5.
+    await expect(postEntries([move(a, b, '5'), move(b, a, '5')])).rejects.toMatchObject({
+      code: '23514',
+      constraint: 'ledger_customer_never_negative',
+    });
+    expect(await snapshotTables(database.db)).toEqual(before);
+    // The other way round each entry is funded when it comes.
+    await postEntries([move(b, a, '5'), move(a, b, '5')]);
+    expect(await balance(a)).toEqual({ total: '0', available: '0' });
+    expect(await balance(b)).toEqual({ total: '5', available: '5' });
+    await expectHealthy();
+  });
+
+  it('refuse postings out of (owner, currency) order', async () => {
+    const [a, b] = [newOwner(), newOwner()].sort().reverse();
+    await fund(a!, '5');
+    await expect(
+      database.db.query(
+        `SELECT ledger_post_entries('{t}', '{NULL}', '{NULL}', '{1,1}', $1::text[], '{USD,USD}', '{-1,1}')`,
+        [[a, b]],
+      ),
+    ).rejects.toThrow(/sorted/);
   });
 });
 

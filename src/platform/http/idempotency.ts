@@ -121,6 +121,15 @@ export async function runIdempotent<T>(
   });
 }
 
+/**
+ * Whether the request carries an Idempotency-Key (a malformed one is refused, as runIdempotent
+ * would): a route whose effect needs no transaction of its own runs it on the pool without one,
+ * sparing the BEGIN and COMMIT round trips.
+ */
+export function hasIdempotencyKey(request: FastifyRequest): boolean {
+  return idempotencyKey(request) !== undefined;
+}
+
 /** Sends either the fresh result or the replayed bytes, marking replays as API.md says. */
 export function sendIdempotent<T>(reply: FastifyReply, outcome: T | ReplayedAnswer, status = 200) {
   if (outcome instanceof ReplayedAnswer) {

@@ -1,0 +1,128 @@
+import { type TransferCreatedArguments, transferCreatedArguments } from '../callbacks/service.ts';
+import { chainsForCurrency } from '../chains/addresses.ts';
+import type { Scope } from '../identity/types.ts';
+import { type HoldArguments, holdArguments, ledgerRefusal, type NewEntry } from '../ledger/service.ts';
+import type { AppContext } from '../platform/context.ts';
+import { transferErrors } from './errors.ts';
+import { ledgerOwner, type Party } from './parties.ts';
+import { settlementPostings } from './postings.ts';
+import { historyEntry, type StatusHistoryEntry } from './status-history.ts';
+import type { NewTransfer, TransferStatus } from './store.ts';
+import type { PreparedTransfer } from './transfer-request.ts';
+
+/**
+ * What a new transfer writes, shared by the one-at-a-time path (service.ts) and the settled
+ * batches (settled-batches.ts): its row, its callbacks, its hold or its settlement entry.
+ */
+
+const MINUTE_MS = 60_000;
+export const TRANSFER_ENTRY_KIND = 'transfer';
+
+/** facts §5: quotes hold 15 minutes without exchange or between fiat currencies, 10 with crypto. */
+export function quoteLockMs(sourceCurrency: string, destCurrency: string): number {
+  const crypto = chainsForCurrency(sourceCurrency).length > 0 || chainsForCurrency(destCurrency).length > 0;
+  return (sourceCurrency !== destCurrency && crypto ? 10 : 15) * MINUTE_MS;
+}
+
+/** autoConfirm: settled by the creating statement (COMPLETED, or PENDING until the chain confirms). */
+export function settlesAtOnce(p: PreparedTransfer): boolean {
+  return p.autoConfirm && !p.preview;
+}
+
+export function confirmedHistory(id: string, dest: Party, atMs: number): StatusHistoryEntry[] {
+  const pending = historyEntry(id, 'PENDING', atMs);
+  return dest.kind === 'chain' ? [pending] : [pending, historyEntry(id, 'COMPLETED', atMs)];
+}
+
+export function newTransferRow(ctx: AppContext, scope: Scope, p: PreparedTransfer, id: string): NewTransfer {
+  const nowMs = ctx.clock.nowMs();
+  const status: TransferStatus = p.preview
+    ? 'PREVIEW'
+    : !p.autoConfirm
+      ? 'UNCONFIRMED'
+      : p.dest.kind === 'chain'
+        ? 'PENDING'
+        : 'COMPLETED';
+  const history =
+    status === 'PREVIEW'
+      ? [historyEntry(id, 'PREVIEW', nowMs)]
+      : [historyEntry(id, 'INITIATED', nowMs), ...(p.autoConfirm ? confirmedHistory(id, p.dest, nowMs) : [])];
+  return {
+    id,
+    partner_id: scope.partnerId,
+    account_id: scope.accountId,
+    owner: scope.userId ? `user:${scope.userId}` : `account:${scope.accountId}`,
+    source: p.source.srn,
+    dest: p.dest.srn,
+    source_currency: p.sourceCurrency,
+    dest_currency: p.destCurrency,
+    source_amount: p.quote.sourceAmount.toFixed(),
+    source_amount_without_fees: p.quote.sourceAmountWithoutFees.toFixed(),
+    dest_amount: p.quote.destAmount.toFixed(),
+    network_fee: p.quote.networkFee.toFixed(),
+    exchange_rate: p.quote.exchangeRate?.toFixed() ?? null,
+    fees: Object.fromEntries(Object.entries(p.quote.fees).map(([c, fee]) => [c, fee.toFixed()])),
+    total_fees: p.quote.totalFees.toFixed(),
+    message: p.message,
+    custom_id: p.customId,
+    status,
+    hold_id: null,
+    status_history: history,
+    created_at: new Date(nowMs),
+    completed_at: status === 'COMPLETED' ? new Date(nowMs) : null,
+    expires_at: new Date(nowMs + quoteLockMs(p.sourceCurrency, p.destCurrency)),
+  };
+}
+
+/** Every real (non-preview) transfer's callbacks: subscriptions to it, its account, owner or parties. */
+export function creationCallbacks(
+  ctx: AppContext,
+  scope: Scope,
+  p: PreparedTransfer,
+  fresh: NewTransfer,
+): TransferCreatedArguments {
+  return transferCreatedArguments(ctx, {
+    accountId: scope.accountId,
+    partnerId: scope.partnerId,
+    transferId: fresh.id,
+    owner: fresh.owner,
+    // Subscriptions to either party (e.g. the receiving user) are matched too.
+    parties: [fresh.source, fresh.dest],
+    ...(p.notifyUrl !== undefined ? { notifyUrl: p.notifyUrl } : {}),
+  });
+}
+
+/** An UNCONFIRMED transfer holds sourceAmount until confirm or expiry. */
+export function creationHold(p: PreparedTransfer, fresh: NewTransfer): HoldArguments {
+  return holdArguments({
+    owner: fresh.source,
+    currency: fresh.source_currency,
+    amount: p.quote.sourceAmount,
+    expiresAtMs: fresh.expires_at.getTime(),
+    reference: `transfer:${fresh.id}`,
+  });
+}
+
+/** A transfer settled at creation: its legs (postings.ts) from the quote. */
+export function settlementEntry(p: PreparedTransfer, fresh: NewTransfer): NewEntry {
+  const postings = settlementPostings({
+    sourceOwner: fresh.source,
+    destOwner: ledgerOwner(p.dest),
+    chainOwner: p.dest.kind === 'chain' ? ledgerOwner(p.dest) : null,
+    sourceCurrency: fresh.source_currency,
+    destCurrency: fresh.dest_currency,
+    sourceAmount: p.quote.sourceAmount,
+    sourceAmountWithoutFees: p.quote.sourceAmountWithoutFees,
+    destAmount: p.quote.destAmount,
+    networkFee: p.quote.networkFee,
+  });
+  return { kind: TRANSFER_ENTRY_KIND, reference: `transfer:${fresh.id}`, postings };
+}
+
+/** The partner-facing error for a creating statement's refusal: a taken customId, an overdraft. */
+export function creationRefusal(error: unknown): unknown {
+  const pgError = error as { code?: string; constraint?: string };
+  if (pgError.code === '23505' && pgError.constraint === 'transfers_custom_id')
+    return transferErrors.customIdTaken();
+  return ledgerRefusal(error);
+}

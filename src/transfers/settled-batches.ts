@@ -1,0 +1,138 @@
+import type { Scope } from '../identity/types.ts';
+import { combinedEntries, type EntryArguments, entryArguments } from '../ledger/service.ts';
+import type { AppContext } from '../platform/context.ts';
+import { GroupedWriter } from '../platform/db/grouped-writer.ts';
+import { newId } from '../platform/ids.ts';
+import {
+  creationCallbacks,
+  creationRefusal,
+  newTransferRow,
+  settlementEntry,
+  settlesAtOnce,
+} from './creation.ts';
+import { partiesStandingRefusals } from './parties.ts';
+import { insertSettledTransfers, type SettledTransfer } from './store.ts';
+import type { PreparedTransfer } from './transfer-request.ts';
+import { type TransferView, transferView } from './view.ts';
+
+/**
+ * Book transfers settled at creation (autoConfirm to an account or user) that need no
+ * transaction of the caller's (no Idempotency-Key), from concurrent requests, written together
+ * like the masquerade audit rows (platform/db/grouped-writer.ts): per group, one standing read
+ * per partner and one statement for all the rows, entries and callbacks, with one commit,
+ * instead of two round trips and a commit for each. Each request is answered once the statement
+ * that carries its transfer has committed.
+ *
+ * The statement is all or nothing. When it is refused (one transfer overdraws, reuses a
+ * customId, or anything else PostgreSQL answers with an error) nothing of it was written, so
+ * each transfer of the group is then written on its own, and each request gets its own answer.
+ * A failure without an answer from PostgreSQL (the connection dropped) leaves the outcome
+ * unknown, so every request of the group gets that error, as a lone request would. Balance rows
+ * are locked in (owner, currency) order across the whole group (ledger_post_entries), so groups
+ * and single transfers never deadlock.
+ */
+
+/** Statement size bound: a group of more waits for the next one. */
+const MAX_GROUP = 100;
+
+interface Pending {
+  scope: Scope;
+  prepared: PreparedTransfer;
+  settled: SettledTransfer;
+  entry: EntryArguments;
+  /** Set when this transfer was refused (or its outcome is unknown). */
+  error?: unknown;
+}
+
+/** The answer of PostgreSQL to a statement (a SQLSTATE): the statement and its transaction rolled back. */
+function refusedByDatabase(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) && !code.startsWith('08');
+}
+
+class SettledBatches {
+  private readonly writer = new GroupedWriter<Pending>((group) => this.write(group), MAX_GROUP);
+
+  constructor(private readonly ctx: AppContext) {}
+
+  async create(scope: Scope, prepared: PreparedTransfer): Promise<TransferView> {
+    if (!settlesAtOnce(prepared) || prepared.dest.kind === 'chain') {
+      throw new Error('settled batches take book transfers with autoConfirm only');
+    }
+    const row = newTransferRow(this.ctx, scope, prepared, newId('TF'));
+    const pending: Pending = {
+      scope,
+      prepared,
+      settled: { row, callbacks: creationCallbacks(this.ctx, scope, prepared, row) },
+      entry: entryArguments(settlementEntry(prepared, row)),
+    };
+    await this.writer.add(pending);
+    if (pending.error !== undefined) throw pending.error;
+    return transferView(row);
+  }
+
+  private async write(group: Pending[]): Promise<void> {
+    const { db } = this.ctx;
+    try {
+      const refusals = await partiesStandingRefusals(
+        db,
+        group.map(({ scope, prepared }) => ({
+          partnerId: scope.partnerId,
+          source: prepared.source,
+          dest: prepared.dest,
+        })),
+      );
+      group.forEach((pending, index) => {
+        if (refusals[index] !== undefined) pending.error = refusals[index];
+      });
+    } catch (error) {
+      for (const pending of group) pending.error = error;
+      return;
+    }
+    const ready = group.filter((pending) => pending.error === undefined);
+    if (ready.length === 0) return;
+    try {
+      await this.insert(ready);
+    } catch (error) {
+      if (ready.length === 1 || !refusedByDatabase(error)) {
+        for (const pending of ready) pending.error = creationRefusal(error);
+        return;
+      }
+      // One of them took the others down with it: each on its own.
+      await Promise.all(
+        ready.map((pending) =>
+          this.insert([pending]).catch((alone: unknown) => {
+            pending.error = creationRefusal(alone);
+          }),
+        ),
+      );
+    }
+  }
+
+  private insert(group: Pending[]): Promise<void> {
+    return insertSettledTransfers(
+      this.ctx.db,
+      group.map((pending) => pending.settled),
+      combinedEntries(group.map((pending) => pending.entry)),
+    );
+  }
+}
+
+const batchesByContext = new WeakMap<AppContext, SettledBatches>();
+
+/**
+ * Creates a book transfer with autoConfirm outside any transaction of the caller's, together
+ * with the ones other requests are creating at the same moment (see above).
+ */
+export function createSettledTogether(
+  ctx: AppContext,
+  scope: Scope,
+  prepared: PreparedTransfer,
+): Promise<TransferView> {
+  let batches = batchesByContext.get(ctx);
+  if (!batches) {
+    batches = new SettledBatches(ctx);
+    batchesByContext.set(ctx, batches);
+  }
+  return batches.create(scope, prepared);
+}
