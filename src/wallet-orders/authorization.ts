@@ -3,13 +3,14 @@ import type { AppContext } from '../platform/context.ts';
 import { hmacSha256Hex, secretsEqual } from '../platform/crypto.ts';
 import { type Tx, withTransaction } from '../platform/db/pool.ts';
 import type { ApiError } from '../platform/errors.ts';
+import type { NewJob } from '../platform/jobs/queue.ts';
 import { FAILURES, type Failure, walletOrderErrors } from './errors.ts';
-import { enqueueAuthorizationExpiry, enqueueProcessing } from './jobs.ts';
+import { authorizationExpiryJob, enqueueProcessing } from './jobs.ts';
 import {
   type AuthorizationRow,
   findAuthorization,
-  insertAuthorization,
   lockOrder,
+  type NewAuthorization,
   type OrderRow,
   updateAuthorization,
 } from './store.ts';
@@ -36,22 +37,25 @@ function newCode(ctx: AppContext): string {
   return String(randomInt(0, 1_000_000)).padStart(6, '0');
 }
 
-export async function startAuthorization(
+/**
+ * The step the issuer asked for, as the new order's statement writes it (insertOrder): codes'
+ * hashes, expiry by the service clock, and the job that fails it once expired (real time).
+ */
+export function authorizationStep(
   ctx: AppContext,
-  tx: Tx,
-  step: { orderId: string; partnerId: string; method: 'CODES' | '3DS' },
-): Promise<void> {
-  const nowMs = ctx.clock.nowMs();
-  const codes = step.method === 'CODES';
-  await insertAuthorization(tx, {
-    orderId: step.orderId,
-    partnerId: step.partnerId,
-    method: step.method,
-    smsHash: codes ? codeHash(ctx, step.orderId, 'SMS', newCode(ctx)) : null,
-    card2faHash: codes ? codeHash(ctx, step.orderId, 'CARD2FA', newCode(ctx)) : null,
-    expiresAtMs: nowMs + AUTHORIZATION_TTL_MS,
-  });
-  await enqueueAuthorizationExpiry(tx, step.orderId, ctx.clock.realNow() + AUTHORIZATION_TTL_MS);
+  orderId: string,
+  method: 'CODES' | '3DS',
+): { authorization: NewAuthorization; job: NewJob } {
+  const codes = method === 'CODES';
+  return {
+    authorization: {
+      method,
+      smsHash: codes ? codeHash(ctx, orderId, 'SMS', newCode(ctx)) : null,
+      card2faHash: codes ? codeHash(ctx, orderId, 'CARD2FA', newCode(ctx)) : null,
+      expiresAtMs: ctx.clock.nowMs() + AUTHORIZATION_TTL_MS,
+    },
+    job: authorizationExpiryJob(orderId, ctx.clock.realNow() + AUTHORIZATION_TTL_MS),
+  };
 }
 
 const expired = (ctx: AppContext, a: AuthorizationRow) => a.expires_at.getTime() <= ctx.clock.nowMs();

@@ -7,22 +7,20 @@ import type { Scope } from '../identity/types.ts';
 import { addressSpendKey, type BillingAddress, checkBillingAddress } from '../limits/billing-address.ts';
 import { recordSpend, tierOfUser } from '../limits/service.ts';
 import type { LimitTier } from '../limits/tables.ts';
-import { orderErrors } from '../orders/errors.ts';
 import { checkCurrencyForCountry, checkDest, checkReferrer } from '../orders/order-checks.ts';
-import { consumeReservation, getReservation } from '../orders/service.ts';
+import { type ConsumedReservation, consumeReservation } from '../orders/service.ts';
 import type { AppContext } from '../platform/context.ts';
 import type { Tx } from '../platform/db/pool.ts';
-import { ApiError } from '../platform/errors.ts';
 import { newId } from '../platform/ids.ts';
-import { type Money, roundPayout } from '../platform/money.ts';
+import { Money, roundPayout } from '../platform/money.ts';
 import type { Quote } from '../pricing/quote.ts';
 import { quote as priceQuote } from '../pricing/service.ts';
-import { startAuthorization } from './authorization.ts';
+import { authorizationStep } from './authorization.ts';
 import { walletOrderErrors } from './errors.ts';
-import { enqueueProcessing } from './jobs.ts';
-import { ledgerHoldForCard } from './ledger.ts';
+import { processingJob } from './jobs.ts';
+import { cardHoldArguments } from './ledger.ts';
 import type { WalletOrderRequest } from './request.ts';
-import { insertOrder, lockOrder, setHold } from './store.ts';
+import { insertOrder } from './store.ts';
 import { walletOrderView } from './view.ts';
 
 /** Everything checked before the order's transaction opens (no pooled connection held). */
@@ -31,17 +29,18 @@ export interface PreparedOrder {
   request: WalletOrderRequest;
   card: CheckedCard;
   address: BillingAddress;
-  quote: Quote;
   tier: LimitTier;
   ownerUserId: string | undefined;
+  /**
+   * For a reservation that locked no rate: `amount` quoted at current prices, made outside any
+   * transaction once a first attempt found the reservation unlocked (QuoteNeeded).
+   */
+  unlockedQuote?: Quote;
 }
 
-type ReservationView = Awaited<ReturnType<typeof getReservation>>;
-
 /**
- * Reads the reservation (without using it yet) and decides the order's quote: the locked one,
- * whose sourceAmount `amount` must equal (API.md decision 3), or for an unlocked reservation a
- * fresh quote of `amount` as the total charged. Fields the reservation fixed must not differ.
+ * The checks that need no reservation; the reservation itself is read by the order's transaction
+ * as it uses it (consumeReservation), so a rate-locked order reads it once, not twice.
  */
 export async function prepareWalletOrder(
   ctx: AppContext,
@@ -50,40 +49,71 @@ export async function prepareWalletOrder(
 ): Promise<PreparedOrder> {
   const card = checkCard(request.debitCard, ctx.clock.nowMs());
   const address = checkBillingAddress(request.address);
-  const reservation = await readReservation(ctx, scope, request.reservationId);
-  checkFixedFields(reservation, request, address);
   checkCurrencyForCountry(request.sourceCurrency, address.country);
   await checkReferrer(ctx, scope, request.referrerAccountId);
-  const quote = reservation.quote ?? (await unlockedQuote(ctx, scope, reservation, request));
-  if (reservation.quote && !request.amount.eq(reservation.quote.sourceAmount)) {
-    throw walletOrderErrors.amountMismatch(
-      reservation.quote.sourceAmount.toFixed(),
-      reservation.quote.sourceCurrency,
-    );
-  }
   const ownerUserId = request.owner?.slice('user:'.length);
   const tier = await tierOfUser(ctx.db, scope.partnerId, ownerUserId, 'owner');
-  return { scope, request, card, address, quote, tier, ownerUserId };
+  return { scope, request, card, address, tier, ownerUserId };
 }
 
-async function readReservation(ctx: AppContext, scope: Scope, id: string): Promise<ReservationView> {
-  try {
-    return await getReservation(ctx, scope, id);
-  } catch (error) {
-    if (error instanceof ApiError && error.type === 'NotFoundException')
-      throw orderErrors.illegalReservation();
-    throw error;
+/**
+ * Thrown inside the order's transaction (which rolls back: the reservation stays unused) when
+ * the reservation locked no rate and no quote was made yet: quoting reads prices and fees through
+ * the pool, which a transaction holding a pooled connection must not wait for.
+ */
+class QuoteNeeded extends Error {
+  constructor(readonly reservation: ConsumedReservation) {
+    super('the reservation locked no rate: quote outside the transaction, then try again');
   }
+}
+
+/**
+ * Runs the order's transaction (`attempt`, which calls storeWalletOrder); when that found the
+ * reservation unlocked, quotes `amount` outside any transaction and runs it once more. The
+ * second attempt uses the reservation again as if the first had never happened.
+ */
+export async function placeWalletOrder<T>(
+  ctx: AppContext,
+  prepared: PreparedOrder,
+  attempt: (prepared: PreparedOrder) => Promise<T>,
+): Promise<T> {
+  try {
+    return await attempt(prepared);
+  } catch (error) {
+    if (!(error instanceof QuoteNeeded) || prepared.unlockedQuote) throw error;
+    const quote = await unlockedQuote(ctx, prepared.scope, error.reservation, prepared.request);
+    return attempt({ ...prepared, unlockedQuote: quote });
+  }
+}
+
+/**
+ * The order's quote from the reservation it just used: the locked one, whose sourceAmount
+ * `amount` must equal (API.md decision 3), or for an unlocked reservation the fresh quote of
+ * `amount` as the total charged. Fields the reservation fixed must not differ.
+ */
+function orderQuote(reservation: ConsumedReservation, prepared: PreparedOrder): Quote {
+  const { request, address } = prepared;
+  checkFixedFields(reservation, request, address);
+  const locked = reservation.quote;
+  if (locked === null) {
+    if (!prepared.unlockedQuote) throw new QuoteNeeded(reservation);
+    return prepared.unlockedQuote;
+  }
+  if (!request.amount.eq(locked.sourceAmount)) {
+    throw walletOrderErrors.amountMismatch(locked.sourceAmount.toFixed(), locked.sourceCurrency);
+  }
+  return locked;
 }
 
 /** A rate-locked reservation fixes currencies and dest; lockFields fix whatever they name. */
 function checkFixedFields(
-  reservation: ReservationView,
+  reservation: ConsumedReservation,
   request: WalletOrderRequest,
   address: BillingAddress,
 ): void {
-  const fixed = new Set(reservation.lockFields);
-  if (reservation.quoteLockRequest)
+  const stored = reservation.request;
+  const fixed = new Set(stored.lockFields);
+  if (reservation.quote !== null)
     for (const field of ['sourceCurrency', 'destCurrency', 'dest']) fixed.add(field);
   const given: Record<string, string | undefined> = {
     sourceCurrency: request.sourceCurrency,
@@ -102,7 +132,7 @@ function checkFixedFields(
   const requestField: Record<string, string> = { firstName: 'givenName', lastName: 'familyName' };
   for (const field of fixed) {
     if (!Object.hasOwn(given, field)) continue;
-    const expected = reservation[field as keyof ReservationView];
+    const expected = stored[field as keyof typeof stored];
     if (expected === null || expected === '' || expected === undefined) continue;
     if (String(expected).toUpperCase() !== String(given[field]).toUpperCase()) {
       const name = requestField[field] ?? (field in address ? `address.${field}` : field);
@@ -118,17 +148,18 @@ function checkFixedFields(
 async function unlockedQuote(
   ctx: AppContext,
   scope: Scope,
-  reservation: ReservationView,
+  reservation: ConsumedReservation,
   request: WalletOrderRequest,
 ): Promise<Quote> {
   await checkDest(ctx, scope, request.dest, request.destCurrency);
   const paymentMethod = request.walletType === 'APPLE_PAY' ? 'apple-pay' : 'debit-card';
   const base = { sourceCurrency: request.sourceCurrency, destCurrency: request.destCurrency, paymentMethod };
-  if (reservation.lockFields.includes('amount') && reservation.amount !== null) {
+  const lockedAmount = reservation.request.amount;
+  if (reservation.request.lockFields.includes('amount') && lockedAmount !== null) {
     const locked = await priceQuote(ctx, {
       ...base,
       amountIncludeFees: false,
-      amount: { side: 'source', value: reservation.amount, field: 'amount' },
+      amount: { side: 'source', value: new Money(lockedAmount), field: 'amount' },
     });
     if (!request.amount.eq(locked.quote.sourceAmount)) {
       throw walletOrderErrors.amountMismatch(locked.quote.sourceAmount.toFixed(), request.sourceCurrency);
@@ -152,28 +183,56 @@ function amountUsd(quote: Quote): Money {
 }
 
 /**
- * In the order's transaction: use the reservation (once), insert the order, check and record
- * the limits spend, authorise the card, hold the amount on the ledger, then either start the
- * authorization step the issuer asked for or queue processing. Any refusal rolls all of it back:
- * the reservation stays usable, no spend counts, no hold is left.
+ * In the order's transaction: use the reservation (once) and take its quote (orderQuote), check
+ * and record the limits spend, authorise the card, hold the amount on the ledger, then insert the
+ * order with either its processing job or the authorization step the issuer asked for. Any
+ * refusal rolls all of it back: the reservation stays usable, no spend counts, no hold is left.
+ * Run it through placeWalletOrder, which quotes an unlocked reservation.
+ *
+ * The ledger hold is placed last, inside the order's own insert (one statement that also writes
+ * the step and the job and answers the row, no re-read): it moves the `external:card` balance
+ * row, which every order's hold moves, so that row stays locked (other orders waiting) from
+ * there to COMMIT.
  */
 export async function storeWalletOrder(ctx: AppContext, tx: Tx, prepared: PreparedOrder) {
-  const { scope, request, card, address, quote } = prepared;
+  const { scope, request, card, address } = prepared;
   const reservation = await consumeReservation(ctx, tx, scope, request.reservationId);
+  const quote = orderQuote(reservation, prepared);
   const bin = lookupBin(card.pan);
   if (!bin) throw cardErrors.unsupportedBrand();
   const orderId = newId('WO');
   const nowMs = ctx.clock.nowMs();
   const fingerprint = cardFingerprint(ctx.config.masterKey, card.pan);
   const usd = amountUsd(quote);
-  await insertOrder(
+  const keys = [addressSpendKey(address), `card:${fingerprint}`];
+  if (prepared.ownerUserId) keys.push(`user:${prepared.ownerUserId}`);
+  await recordSpend(ctx, tx, {
+    orderId,
+    amountUsd: usd,
+    subject: { partnerId: scope.partnerId, country: address.country, tier: prepared.tier },
+    keys,
+  });
+  const step = await authorizeCard(ctx, tx, {
+    orderId,
+    card,
+    fingerprint,
+    amount: quote.sourceAmount,
+    currency: quote.sourceCurrency,
+    billing: address,
+    nowMs,
+  });
+  const needed = request.trigger3ds ? '3DS' : step;
+  const next = needed === 'NONE' ? { job: processingJob(orderId) } : authorizationStep(ctx, orderId, needed);
+  const hold = cardHoldArguments(orderId, quote.sourceCurrency, quote.sourceAmount, nowMs);
+  const accountId = reservation.request.referrerAccountId ?? reservation.accountId;
+  const row = await insertOrder(
     tx,
     {
       id: orderId,
       partner_id: scope.partnerId,
-      account_id: reservation.request.referrerAccountId ?? reservation.accountId,
+      account_id: accountId,
       reservation_id: reservation.id,
-      owner: request.owner ?? `account:${reservation.request.referrerAccountId ?? reservation.accountId}`,
+      owner: request.owner ?? `account:${accountId}`,
       owner_user_id: prepared.ownerUserId ?? null,
       status: 'RUNNING_CHECKS',
       order_type: address.country === 'US' ? 'DOMESTIC' : 'INTERNATIONAL',
@@ -199,30 +258,9 @@ export async function storeWalletOrder(ctx: AppContext, tx: Tx, prepared: Prepar
       card_last4: card.last4,
       card_fingerprint: fingerprint,
     },
+    hold,
     nowMs,
+    next,
   );
-  const keys = [addressSpendKey(address), `card:${fingerprint}`];
-  if (prepared.ownerUserId) keys.push(`user:${prepared.ownerUserId}`);
-  await recordSpend(ctx, tx, {
-    orderId,
-    amountUsd: usd,
-    subject: { partnerId: scope.partnerId, country: address.country, tier: prepared.tier },
-    keys,
-  });
-  const step = await authorizeCard(ctx, tx, {
-    orderId,
-    card,
-    fingerprint,
-    amount: quote.sourceAmount,
-    currency: quote.sourceCurrency,
-    billing: address,
-    nowMs,
-  });
-  const holdId = await ledgerHoldForCard(tx, orderId, quote.sourceCurrency, quote.sourceAmount, nowMs);
-  await setHold(tx, orderId, holdId);
-  const needed = request.trigger3ds ? '3DS' : step;
-  if (needed === 'NONE') await enqueueProcessing(tx, orderId);
-  else await startAuthorization(ctx, tx, { orderId, partnerId: scope.partnerId, method: needed });
-  const row = await lockOrder(tx, orderId);
-  return walletOrderView(row!);
+  return walletOrderView(row);
 }

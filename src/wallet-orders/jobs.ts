@@ -1,12 +1,16 @@
 import type { Queryable } from '../platform/db/pool.ts';
-import { enqueueJob } from '../platform/jobs/queue.ts';
+import { enqueueJob, type NewJob } from '../platform/jobs/queue.ts';
 
 export const PROCESS_ORDER_JOB = 'walletOrders.process';
 export const EXPIRE_AUTHORIZATION_JOB = 'walletOrders.expireAuthorization';
 
 /** Capture and delivery happen in the worker, queued in the transaction that cleared the order. */
+export function processingJob(orderId: string): NewJob {
+  return { kind: PROCESS_ORDER_JOB, payload: { orderId }, maxAttempts: 5 };
+}
+
 export function enqueueProcessing(q: Queryable, orderId: string) {
-  return enqueueJob(q, { kind: PROCESS_ORDER_JOB, payload: { orderId }, maxAttempts: 5 });
+  return enqueueJob(q, processingJob(orderId));
 }
 
 /**
@@ -14,6 +18,6 @@ export function enqueueProcessing(q: Queryable, orderId: string) {
  * (the job queue's clock); the handler re-checks expiry by the service clock, and a sandbox
  * clock moved forward is also caught when the order is next read or authorised.
  */
-export function enqueueAuthorizationExpiry(q: Queryable, orderId: string, runAtMs: number) {
-  return enqueueJob(q, { kind: EXPIRE_AUTHORIZATION_JOB, payload: { orderId }, runAtMs, maxAttempts: 5 });
+export function authorizationExpiryJob(orderId: string, runAtMs: number): NewJob {
+  return { kind: EXPIRE_AUTHORIZATION_JOB, payload: { orderId }, runAtMs, maxAttempts: 5 };
 }

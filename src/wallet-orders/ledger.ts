@@ -1,5 +1,5 @@
 import { networkFor, parseChainSrn } from '../chains/addresses.ts';
-import { placeHold, postEntry, postHold, voidHold } from '../ledger/service.ts';
+import { holdArguments, type NewEntry, settleHold, voidHold } from '../ledger/service.ts';
 import type { Tx } from '../platform/db/pool.ts';
 import { Money } from '../platform/money.ts';
 import type { OrderRow } from './store.ts';
@@ -7,19 +7,23 @@ import type { OrderRow } from './store.ts';
 /**
  * A card order's money on the ledger (DESIGN.md "Ledger"):
  * - authorised: a hold on `external:card` for the charged amount (the card network owes it);
- * - captured (PROCESSING): the hold is posted to `house:fx`, and the source-currency fee moves
- *   from `house:fx` to `house:fees`;
+ * - captured (PROCESSING): one entry settles the hold: the charge leaves `external:card`, the
+ *   source-currency fee goes to `house:fees` and the rest to `house:fx`;
  * - delivered: the crypto leaves `house:fx` for the customer's destination (`account:AC_…` for
  *   custody, `external:chain:<chain>` for an address; the network fee stays with house:fx, which
  *   was paid for it in the charge);
- * - refunded (delivery failed after capture): both capture entries are reversed.
+ * - refunded (delivery failed after capture): the capture entry is reversed.
  * A void before capture only releases the hold: nothing was ever posted.
  */
 const HOLD_LIFETIME_MS = 7 * 24 * 3600 * 1000;
 const reference = (orderId: string) => `order:${orderId}`;
 
-export function ledgerHoldForCard(tx: Tx, orderId: string, currency: string, amount: Money, nowMs: number) {
-  return placeHold(tx, {
+/**
+ * The card hold as ledger_place_hold's arguments (migration 010): the order's insert places it in
+ * its own statement (insertOrder), so the hold costs no round trip of its own.
+ */
+export function cardHoldArguments(orderId: string, currency: string, amount: Money, nowMs: number) {
+  return holdArguments({
     owner: 'external:card',
     currency,
     amount,
@@ -37,20 +41,28 @@ function sourceFee(order: OrderRow): Money {
   return new Money(order.fees[order.source_currency] ?? '0');
 }
 
-export async function postCapture(tx: Tx, order: OrderRow): Promise<void> {
+/**
+ * The capture: one entry settles the card hold, the charge leaving external:card, its fee to
+ * house:fees and the rest to house:fx. Booked by the PROCESSING status change (moveTo), or on
+ * its own (postCapture).
+ */
+export function captureEntry(order: OrderRow): { holdId: number; entry: NewEntry } {
   if (order.hold_id === null) throw new Error(`order ${order.id} has no card hold`);
-  await postHold(tx, order.hold_id, { to: 'house:fx', kind: 'order.capture', memo: 'card captured' });
+  const charged = new Money(order.source_amount);
   const fee = sourceFee(order);
-  if (fee.gt(0)) {
-    await postEntry(tx, {
-      kind: 'order.fee',
-      reference: reference(order.id),
-      postings: [
-        { owner: 'house:fx', currency: order.source_currency, amount: fee.negated() },
-        { owner: 'house:fees', currency: order.source_currency, amount: fee },
-      ],
-    });
-  }
+  const postings = [
+    { owner: 'external:card', currency: order.source_currency, amount: charged.negated() },
+    { owner: 'house:fx', currency: order.source_currency, amount: charged.minus(fee) },
+  ];
+  if (fee.gt(0)) postings.push({ owner: 'house:fees', currency: order.source_currency, amount: fee });
+  return {
+    holdId: order.hold_id,
+    entry: { kind: 'order.capture', reference: reference(order.id), memo: 'card captured', postings },
+  };
+}
+
+export async function postCapture(tx: Tx, capture: { holdId: number; entry: NewEntry }): Promise<void> {
+  await settleHold(tx, capture.holdId, capture.entry);
 }
 
 /** Where the crypto goes on the ledger: a custody account, or the chain the address lives on. */
@@ -60,19 +72,21 @@ export function destOwner(dest: string, env: 'sandbox' | 'production'): string {
   return `external:chain:${parseChainSrn(dest, 'dest', networkFor(env)).chain}`;
 }
 
-export async function postDelivery(tx: Tx, order: OrderRow, env: 'sandbox' | 'production'): Promise<void> {
+/** The delivery's entry, booked by the status change it comes with (transitions.ts moveTo). */
+export function deliveryEntry(order: OrderRow, env: 'sandbox' | 'production'): NewEntry {
   const amount = new Money(order.dest_amount);
-  await postEntry(tx, {
+  return {
     kind: 'order.delivery',
     reference: reference(order.id),
     postings: [
       { owner: 'house:fx', currency: order.dest_currency, amount: amount.negated() },
       { owner: destOwner(order.dest, env), currency: order.dest_currency, amount },
     ],
-  });
+  };
 }
 
-export async function postRefund(tx: Tx, order: OrderRow): Promise<void> {
+/** The capture entry reversed, booked by the status change it comes with (transitions.ts moveTo). */
+export function refundEntry(order: OrderRow): NewEntry {
   const charged = new Money(order.source_amount);
   const fee = sourceFee(order);
   const postings = [
@@ -81,5 +95,5 @@ export async function postRefund(tx: Tx, order: OrderRow): Promise<void> {
   ];
   if (fee.gt(0))
     postings.push({ owner: 'house:fees', currency: order.source_currency, amount: fee.negated() });
-  await postEntry(tx, { kind: 'order.refund', reference: reference(order.id), postings });
+  return { kind: 'order.refund', reference: reference(order.id), postings };
 }

@@ -3,7 +3,7 @@ import { idempotencyScope, scopeOf } from '../identity/access.ts';
 import type { AppContext } from '../platform/context.ts';
 import { runIdempotent, sendIdempotent } from '../platform/http/idempotency.ts';
 import { errorResponses, PARTNER_SECURITY, withExample } from '../platform/http/openapi.ts';
-import { prepareWalletOrder, storeWalletOrder } from './create.ts';
+import { placeWalletOrder, prepareWalletOrder, storeWalletOrder } from './create.ts';
 import {
   authorizationAnswer,
   authorizeAnswer,
@@ -49,8 +49,8 @@ export const walletOrderRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async 
       const scope = scopeOf(request);
       const order = parseProcessBody(request.body, ctx.clock.nowMs());
       const prepared = await prepareWalletOrder(ctx, scope, order);
-      const outcome = await runIdempotent(ctx, request, idempotencyScope(scope), (tx) =>
-        storeWalletOrder(ctx, tx, prepared),
+      const outcome = await placeWalletOrder(ctx, prepared, (attempt) =>
+        runIdempotent(ctx, request, idempotencyScope(scope), (tx) => storeWalletOrder(ctx, tx, attempt)),
       );
       return sendIdempotent(reply, outcome);
     },

@@ -8,7 +8,7 @@ import type { AppContext } from '../platform/context.ts';
 import { secretsEqual } from '../platform/crypto.ts';
 import { withTransaction } from '../platform/db/pool.ts';
 import { expireAuthorization, submitCodes } from './authorization.ts';
-import { prepareWalletOrder, storeWalletOrder } from './create.ts';
+import { placeWalletOrder, prepareWalletOrder, storeWalletOrder } from './create.ts';
 import { walletOrderErrors } from './errors.ts';
 import type { WalletOrderRequest } from './request.ts';
 import { findAuthorization, findOrder, type OrderRow } from './store.ts';
@@ -71,7 +71,9 @@ export async function createWalletOrder(
 ): Promise<WalletOrderView> {
   const scope = options.scope ?? (await scopeForAccount(ctx, partnerAccountId));
   const prepared = await prepareWalletOrder(ctx, scope, request);
-  return withTransaction(ctx.db, (tx) => storeWalletOrder(ctx, tx, prepared));
+  return placeWalletOrder(ctx, prepared, (attempt) =>
+    withTransaction(ctx.db, (tx) => storeWalletOrder(ctx, tx, attempt)),
+  );
 }
 
 async function visibleOrder(ctx: AppContext, orderId: string, options: CallerOptions): Promise<OrderRow> {

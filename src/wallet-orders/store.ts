@@ -1,4 +1,6 @@
+import { type EntryArguments, type HoldArguments, ledgerRefusal } from '../ledger/service.ts';
 import type { Queryable } from '../platform/db/pool.ts';
+import { jobInsertCte, jobParams, type NewJob } from '../platform/jobs/queue.ts';
 
 /** SQL for wallet orders and their authorization steps (migrations/008_cards.sql). */
 
@@ -41,8 +43,15 @@ export interface OrderRow {
   created_at: Date;
   updated_at: Date;
   completed_at: Date | null;
-  /** Joined from wallet_order_authorizations. */
+  /** Joined from wallet_order_authorizations: the step the issuer asked for, and where it stands. */
   auth_method: 'CODES' | '3DS' | null;
+  auth_state: 'PENDING' | 'PASSED' | 'FAILED' | null;
+}
+
+/** A status change's row, with the wallet-order webhook target its event goes to (if any). */
+export interface ChangedOrderRow extends OrderRow {
+  webhook_account_id: string | null;
+  webhook_url: string | null;
 }
 
 export type NewOrder = Omit<
@@ -55,23 +64,106 @@ export type NewOrder = Omit<
   | 'updated_at'
   | 'completed_at'
   | 'auth_method'
+  | 'auth_state'
 >;
 
-const SELECT = `SELECT o.*, a.method AS auth_method FROM wallet_orders o
+const SELECT = `SELECT o.*, a.method AS auth_method, a.state AS auth_state FROM wallet_orders o
   LEFT JOIN wallet_order_authorizations a ON a.order_id = o.id`;
 
-export async function insertOrder(q: Queryable, order: NewOrder, nowMs: number): Promise<void> {
-  const columns = Object.keys(order);
-  const values = columns.map((column) => {
-    const value = order[column as keyof NewOrder];
+/** Every column a new order sets, once (the compiler checks none is missing or extra). */
+const NEW_ORDER_COLUMNS = {
+  id: true,
+  partner_id: true,
+  account_id: true,
+  reservation_id: true,
+  owner: true,
+  owner_user_id: true,
+  status: true,
+  order_type: true,
+  wallet_type: true,
+  source_currency: true,
+  source_amount: true,
+  purchase_amount: true,
+  dest_currency: true,
+  dest_amount: true,
+  exchange_rate: true,
+  fees: true,
+  amount_usd: true,
+  dest: true,
+  email: true,
+  given_name: true,
+  family_name: true,
+  phone: true,
+  reference_id: true,
+  ip_address: true,
+  billing_address: true,
+  card_brand: true,
+  card_bin: true,
+  card_last4: true,
+  card_fingerprint: true,
+} satisfies Record<keyof NewOrder, true>;
+const ORDER_COLUMNS = Object.keys(NEW_ORDER_COLUMNS) as (keyof NewOrder)[];
+/**
+ * `$1…$n` the columns, then the card hold (ledger_place_hold's five arguments, migration 010:
+ * the ledger's function, called in our statement), then the creation time (epoch ms); the next
+ * step's parameters follow. The hold is placed while the row's values are computed, the last
+ * thing the order's transaction does: it locks the `external:card` balance row, which every
+ * order's hold moves, and that lock is held to COMMIT.
+ */
+const HOLD = ORDER_COLUMNS.length + 1;
+const AT = HOLD + 5;
+const INSERT_ORDER = `INSERT INTO wallet_orders (${ORDER_COLUMNS.join(', ')}, hold_id, created_at, updated_at)
+  VALUES (${ORDER_COLUMNS.map((_, index) => `$${index + 1}`).join(', ')},
+    ledger_place_hold($${HOLD}::text, $${HOLD + 1}::text, $${HOLD + 2}::numeric, $${HOLD + 3}::timestamptz, $${HOLD + 4}::text),
+    to_timestamp($${AT}::bigint / 1000.0), to_timestamp($${AT}::bigint / 1000.0))
+  RETURNING *`;
+
+/** Queued for the worker at once: no authorization step. */
+const CREATE_CLEARED = `WITH o AS (${INSERT_ORDER}), ${jobInsertCte('j', AT + 1)}
+  SELECT o.*, NULL::text AS auth_method, NULL::text AS auth_state FROM o`;
+
+/** Waiting for codes or 3-D Secure: the step's row, and the job that fails it once expired. */
+const CREATE_AWAITING = `WITH o AS (${INSERT_ORDER}),
+  a AS (INSERT INTO wallet_order_authorizations (order_id, partner_id, method, sms_hash, card2fa_hash, state, expires_at)
+    SELECT o.id, o.partner_id, $${AT + 1}::text, $${AT + 2}::text, $${AT + 3}::text, 'PENDING',
+      to_timestamp($${AT + 4}::bigint / 1000.0)
+    FROM o RETURNING method, state),
+  ${jobInsertCte('j', AT + 5)}
+  SELECT o.*, a.method AS auth_method, a.state AS auth_state FROM o CROSS JOIN a`;
+
+export interface NewAuthorization {
+  method: 'CODES' | '3DS';
+  smsHash: string | null;
+  card2faHash: string | null;
+  expiresAtMs: number;
+}
+
+/**
+ * The order with its card hold, its authorization step if the issuer wants one, and its job
+ * (processing, or the step's expiry), in one statement; answers the row as lockOrder reads it.
+ * The ledger's refusals come back as ledgerRefusal makes them.
+ */
+export async function insertOrder(
+  q: Queryable,
+  order: NewOrder,
+  hold: HoldArguments,
+  nowMs: number,
+  next: { job: NewJob; authorization?: NewAuthorization },
+): Promise<OrderRow> {
+  const values: unknown[] = ORDER_COLUMNS.map((column) => {
+    const value = order[column];
     return value !== null && typeof value === 'object' ? JSON.stringify(value) : value;
   });
-  const placeholders = columns.map((_, index) => `$${index + 1}`);
-  await q.query(
-    `INSERT INTO wallet_orders (${columns.join(', ')}, created_at, updated_at)
-     VALUES (${placeholders.join(', ')}, to_timestamp($${columns.length + 1} / 1000.0), to_timestamp($${columns.length + 1} / 1000.0))`,
-    [...values, nowMs],
-  );
+  values.push(hold.owner, hold.currency, hold.amount, hold.expiresAt, hold.reference, nowMs);
+  const step = next.authorization;
+  if (step) values.push(step.method, step.smsHash, step.card2faHash, step.expiresAtMs);
+  values.push(...jobParams(next.job));
+  try {
+    const { rows } = await q.query<OrderRow>(step ? CREATE_AWAITING : CREATE_CLEARED, values);
+    return rows[0]!;
+  } catch (error) {
+    throw ledgerRefusal(error);
+  }
 }
 
 /** partnerId undefined: the hosted pages and workers, for which the id itself is the capability. */
@@ -89,34 +181,82 @@ export async function lockOrder(q: Queryable, id: string): Promise<OrderRow | un
   return rows[0];
 }
 
-export async function setHold(q: Queryable, id: string, holdId: number): Promise<void> {
-  await q.query('UPDATE wallet_orders SET hold_id = $2 WHERE id = $1', [id, holdId]);
+const STATUS_UPDATE = `UPDATE wallet_orders SET status = $2, updated_at = to_timestamp($3::bigint / 1000.0),
+    transfer_id = COALESCE($4, transfer_id), error_code = $5, error_message = $6,
+    completed_at = CASE WHEN $2 IN ('COMPLETE', 'FAILED') THEN to_timestamp($3::bigint / 1000.0) ELSE completed_at END
+  WHERE id = $1`;
+
+/** The changed row with its step and the webhook target: the order's account's, else its partner's. */
+const CHANGED = `SELECT u.*, a.method AS auth_method, a.state AS auth_state,
+    w.account_id AS webhook_account_id, w.url AS webhook_url
+  FROM u LEFT JOIN wallet_order_authorizations a ON a.order_id = u.id
+  LEFT JOIN LATERAL (
+    SELECT account_id, url FROM wallet_order_webhooks
+    WHERE partner_id = u.partner_id AND account_id IN (u.account_id, u.partner_id)
+    ORDER BY account_id = u.account_id DESC LIMIT 1) w ON true`;
+
+const SET_STATUS = `WITH u AS (${STATUS_UPDATE} RETURNING *) ${CHANGED}`;
+
+/**
+ * The same, with the change's ledger entry written first (migration 010's functions): a plain
+ * entry (ledger_post_entry), or one settling a pending hold (ledger_settle_hold).
+ */
+const withEntry = (call: string) => `WITH e AS (SELECT ${call} AS id),
+  u AS (${STATUS_UPDATE} AND (SELECT id FROM e) IS NOT NULL RETURNING *)
+  ${CHANGED}`;
+const SET_STATUS_POSTING = withEntry(
+  'ledger_post_entry($7::text, $8::text, $9::text, $10::text[], $11::text[], $12::numeric[])',
+);
+const SET_STATUS_SETTLING = withEntry(
+  'ledger_settle_hold($13::bigint, $7::text, $8::text, $9::text, $10::text[], $11::text[], $12::numeric[])',
+);
+
+/** A status change's ledger entry; with `settlesHold`, the entry settles that pending hold. */
+export interface StatusEntry {
+  entry: EntryArguments;
+  settlesHold?: number | undefined;
 }
 
+/**
+ * Changes the status and answers the changed row with the webhook target of its event (POST
+ * /v2/digitalwallet/webhook), and with `ledger` books the change's ledger entry, all in one round
+ * trip. The ledger's refusals come back as ledgerRefusal makes them.
+ */
 export async function setStatus(
   q: Queryable,
   id: string,
   change: {
     status: OrderStatus;
     nowMs: number;
-    transferId?: string;
-    failure?: { code: string; message: string };
+    transferId?: string | undefined;
+    failure?: { code: string; message: string } | undefined;
+    ledger?: StatusEntry | undefined;
   },
-): Promise<void> {
-  await q.query(
-    `UPDATE wallet_orders SET status = $2, updated_at = to_timestamp($3 / 1000.0),
-       transfer_id = COALESCE($4, transfer_id), error_code = $5, error_message = $6,
-       completed_at = CASE WHEN $2 IN ('COMPLETE', 'FAILED') THEN to_timestamp($3 / 1000.0) ELSE completed_at END
-     WHERE id = $1`,
-    [
-      id,
-      change.status,
-      change.nowMs,
-      change.transferId ?? null,
-      change.failure?.code ?? null,
-      change.failure?.message ?? null,
-    ],
-  );
+): Promise<ChangedOrderRow> {
+  const values: unknown[] = [
+    id,
+    change.status,
+    change.nowMs,
+    change.transferId ?? null,
+    change.failure?.code ?? null,
+    change.failure?.message ?? null,
+  ];
+  let text = SET_STATUS;
+  if (change.ledger) {
+    const { entry, settlesHold } = change.ledger;
+    values.push(entry.kind, entry.reference, entry.memo, entry.owners, entry.currencies, entry.amounts);
+    if (settlesHold === undefined) text = SET_STATUS_POSTING;
+    else {
+      values.push(settlesHold);
+      text = SET_STATUS_SETTLING;
+    }
+  }
+  try {
+    const { rows } = await q.query<ChangedOrderRow>(text, values);
+    return rows[0]!;
+  } catch (error) {
+    throw ledgerRefusal(error);
+  }
 }
 
 export interface AuthorizationRow {
@@ -131,24 +271,6 @@ export interface AuthorizationRow {
   state: 'PENDING' | 'PASSED' | 'FAILED';
   three_ds_decision: 'APPROVED' | 'DECLINED' | null;
   expires_at: Date;
-}
-
-export async function insertAuthorization(
-  q: Queryable,
-  a: {
-    orderId: string;
-    partnerId: string;
-    method: 'CODES' | '3DS';
-    smsHash: string | null;
-    card2faHash: string | null;
-    expiresAtMs: number;
-  },
-): Promise<void> {
-  await q.query(
-    `INSERT INTO wallet_order_authorizations (order_id, partner_id, method, sms_hash, card2fa_hash, state, expires_at)
-     VALUES ($1, $2, $3, $4, $5, 'PENDING', to_timestamp($6 / 1000.0))`,
-    [a.orderId, a.partnerId, a.method, a.smsHash, a.card2faHash, a.expiresAtMs],
-  );
 }
 
 export async function findAuthorization(
@@ -178,5 +300,14 @@ export async function updateAuthorization(
        decided_at = CASE WHEN $3::boolean THEN to_timestamp($2 / 1000.0) ELSE decided_at END
      WHERE order_id = $1`,
     [orderId, nowMs, decided, ...entries.map(([, value]) => value)],
+  );
+}
+
+/** A failed order's step, if still pending, fails with it (one conditional update). */
+export async function failPendingAuthorization(q: Queryable, orderId: string, nowMs: number): Promise<void> {
+  await q.query(
+    `UPDATE wallet_order_authorizations SET state = 'FAILED', decided_at = to_timestamp($2::bigint / 1000.0)
+     WHERE order_id = $1 AND state = 'PENDING'`,
+    [orderId, nowMs],
   );
 }

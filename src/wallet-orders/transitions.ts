@@ -1,6 +1,7 @@
 import { cardProcessor } from '../cards/service.ts';
 import { networkFor, parseChainSrn } from '../chains/addresses.ts';
 import { type ChainOutcome, requestChainSend } from '../chains/port.ts';
+import { entryArguments, type NewEntry } from '../ledger/service.ts';
 import { releaseSpend } from '../limits/service.ts';
 import type { AppContext } from '../platform/context.ts';
 import { type Tx, withTransaction } from '../platform/db/pool.ts';
@@ -12,8 +13,8 @@ import {
 } from '../transfers/order-transfers.ts';
 import { deliveryOf } from './delivery-transfer.ts';
 import type { Failure } from './errors.ts';
-import { postCapture, postDelivery, postRefund, releaseCardHold } from './ledger.ts';
-import { findAuthorization, lockOrder, type OrderRow, setStatus, updateAuthorization } from './store.ts';
+import { captureEntry, deliveryEntry, postCapture, refundEntry, releaseCardHold } from './ledger.ts';
+import { failPendingAuthorization, lockOrder, type OrderRow, setStatus } from './store.ts';
 import { notifyOrderStatus } from './webhooks.ts';
 
 /**
@@ -24,59 +25,81 @@ import { notifyOrderStatus } from './webhooks.ts';
  * Every function first re-reads the status, so a repeated job or outcome changes nothing.
  */
 
+/**
+ * The status change, with the ledger entry it books (if any; `settlesHold`: the entry settles
+ * that pending hold) in the same statement, and its webhook.
+ */
 async function moveTo(
   ctx: AppContext,
   tx: Tx,
   order: OrderRow,
-  change: { status: OrderRow['status']; transferId?: string; failure?: Failure },
+  change: {
+    status: OrderRow['status'];
+    transferId?: string;
+    failure?: Failure;
+    entry?: NewEntry | undefined;
+    settlesHold?: number;
+  },
 ): Promise<OrderRow> {
-  await setStatus(tx, order.id, { ...change, nowMs: ctx.clock.nowMs() });
-  const updated = (await lockOrder(tx, order.id))!;
+  const { entry, settlesHold, ...rest } = change;
+  const updated = await setStatus(tx, order.id, {
+    ...rest,
+    nowMs: ctx.clock.nowMs(),
+    ledger: entry && { entry: entryArguments(entry), settlesHold },
+  });
   await notifyOrderStatus(ctx, tx, updated, change.status);
   return updated;
 }
 
 /**
  * Before capture: void the authorization and the ledger hold, release the limits spend. After
- * capture (delivery failed): refund the card and reverse the capture entries.
+ * capture (delivery failed): refund the card and reverse the capture entry.
  */
 export async function failOrder(ctx: AppContext, tx: Tx, order: OrderRow, failure: Failure): Promise<void> {
   if (order.status === 'COMPLETE' || order.status === 'FAILED') return;
   const processor = cardProcessor(ctx);
+  // The limit keys first, as order creation takes them before the external:card balance row:
+  // the other way round, a failing order and a new one on the same card could deadlock.
+  await releaseSpend(tx, order.id);
+  let refund: NewEntry | undefined;
   if (order.status === 'RUNNING_CHECKS') {
     await processor.void(tx, order.id);
     await releaseCardHold(tx, order);
-    const authorization = await findAuthorization(tx, order.id);
-    if (authorization?.state === 'PENDING')
-      await updateAuthorization(tx, order.id, { state: 'FAILED' }, ctx.clock.nowMs());
+    if (order.auth_method !== null) await failPendingAuthorization(tx, order.id, ctx.clock.nowMs());
   } else {
     await processor.refund(tx, order.id);
-    await postRefund(tx, order);
     await failOrderTransfer(ctx, tx, order.transfer_id, failure.message);
+    refund = refundEntry(order);
   }
-  await releaseSpend(tx, order.id);
-  await moveTo(ctx, tx, order, { status: 'FAILED', failure });
+  await moveTo(ctx, tx, order, { status: 'FAILED', failure, entry: refund });
 }
 
 /**
- * The worker's step once checks passed: capture the card, take the fee, then deliver. Custody
- * destinations are credited at once (COMPLETE); a chain address gets a send through the chains
- * port and the order stays PROCESSING until the chain reports.
+ * The worker's step once checks passed: capture the card, record the delivery transfer, then
+ * deliver. Custody destinations are credited at once (COMPLETE); a chain address gets a send
+ * through the chains port and the order stays PROCESSING until the chain reports.
+ *
+ * The capture's ledger entry comes last, just before COMMIT (one transaction: the order does
+ * not change): it moves the `external:card` balance row, which every new order's hold also
+ * moves, so the row is locked against them for as short a time as possible. For a chain address
+ * it rides on the PROCESSING status change, which then comes after the send request.
  */
 export async function processOrder(ctx: AppContext, orderId: string): Promise<void> {
   await withTransaction(ctx.db, async (tx) => {
     const order = await lockOrder(tx, orderId);
     if (order?.status !== 'RUNNING_CHECKS') return;
-    const authorization = await findAuthorization(tx, orderId);
-    if (authorization && authorization.state !== 'PASSED') return;
+    if (order.auth_state !== null && order.auth_state !== 'PASSED') return;
+    const capture = captureEntry(order);
     await cardProcessor(ctx).capture(tx, orderId);
-    await postCapture(tx, order);
     const transferId = await recordOrderTransfer(ctx, tx, deliveryOf(order));
-    const processing = await moveTo(ctx, tx, order, { status: 'PROCESSING', transferId });
     if (isCustody(order.dest)) {
-      await postDelivery(tx, processing, ctx.config.env);
+      const processing = await moveTo(ctx, tx, order, { status: 'PROCESSING', transferId });
       await completeOrderTransfer(ctx, tx, transferId, null);
-      await moveTo(ctx, tx, processing, { status: 'COMPLETE' });
+      await moveTo(ctx, tx, processing, {
+        status: 'COMPLETE',
+        entry: deliveryEntry(processing, ctx.config.env),
+      });
+      await postCapture(tx, capture);
       return;
     }
     const { chain, address } = parseChainSrn(order.dest, 'dest', networkFor(ctx.config.env));
@@ -86,6 +109,12 @@ export async function processOrder(ctx: AppContext, orderId: string): Promise<vo
       address,
       currency: order.dest_currency,
       amount: new Money(order.dest_amount),
+    });
+    await moveTo(ctx, tx, order, {
+      status: 'PROCESSING',
+      transferId,
+      entry: capture.entry,
+      settlesHold: capture.holdId,
     });
   });
 }
@@ -98,9 +127,8 @@ export async function onOrderDelivery(ctx: AppContext, tx: Tx, outcome: ChainOut
   const order = await lockOrder(tx, orderId);
   if (order?.status !== 'PROCESSING') return;
   if (outcome.status === 'CONFIRMED') {
-    await postDelivery(tx, order, ctx.config.env);
     await completeOrderTransfer(ctx, tx, order.transfer_id, outcome.blockchainTx ?? null);
-    await moveTo(ctx, tx, order, { status: 'COMPLETE' });
+    await moveTo(ctx, tx, order, { status: 'COMPLETE', entry: deliveryEntry(order, ctx.config.env) });
     return;
   }
   await failOrder(ctx, tx, order, {

@@ -2,9 +2,9 @@ import { assertNotifyUrlAllowed, enqueueDelivery } from '../callbacks/service.ts
 import type { Scope } from '../identity/types.ts';
 import { isOwnAccount } from '../orders/order-checks.ts';
 import type { AppContext } from '../platform/context.ts';
-import type { Queryable, Tx } from '../platform/db/pool.ts';
+import type { Tx } from '../platform/db/pool.ts';
 import { invalidValue } from '../platform/errors.ts';
-import type { OrderRow } from './store.ts';
+import type { ChangedOrderRow } from './store.ts';
 
 /**
  * POST /v2/digitalwallet/webhook (facts §1.9): where an account's wallet-order events go. The
@@ -35,28 +35,17 @@ export async function registerWebhook(
   return { owner: `account:${accountId}`, webhook: body.webhook };
 }
 
-/** The order's account's target, else its partner's. */
-async function webhookFor(
-  q: Queryable,
-  order: OrderRow,
-): Promise<{ accountId: string; url: string } | undefined> {
-  const { rows } = await q.query<{ account_id: string; url: string }>(
-    `SELECT account_id, url FROM wallet_order_webhooks WHERE partner_id = $1 AND account_id = ANY($2)
-     ORDER BY account_id = $3 DESC LIMIT 1`,
-    [order.partner_id, [order.account_id, order.partner_id], order.account_id],
-  );
-  return rows[0] ? { accountId: rows[0].account_id, url: rows[0].url } : undefined;
-}
-
-/** Facts §1.9's payload, queued in the transaction of the status change it reports. */
+/**
+ * Facts §1.9's payload, queued in the transaction of the status change it reports, to the target
+ * the change's own statement found (setStatus: the order's account's, else its partner's).
+ */
 export async function notifyOrderStatus(
   ctx: AppContext,
   tx: Tx,
-  order: OrderRow,
+  order: ChangedOrderRow,
   status: string,
 ): Promise<void> {
-  const target = await webhookFor(tx, order);
-  if (!target) return;
+  if (order.webhook_account_id === null || order.webhook_url === null) return;
   const body: Record<string, unknown> = {
     referenceId: order.reference_id,
     accountId: order.account_id,
@@ -69,10 +58,10 @@ export async function notifyOrderStatus(
     body.error = { errorCategory: 'GENERAL', errorCode: order.error_code, errorMessage: order.error_message };
   }
   await enqueueDelivery(ctx, tx, {
-    accountId: target.accountId,
+    accountId: order.webhook_account_id,
     subscriptionId: null,
     trigger: `order:${order.id}`,
-    url: target.url,
+    url: order.webhook_url,
     body,
   });
 }

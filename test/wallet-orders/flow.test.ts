@@ -5,11 +5,13 @@ import type { TestApp } from '../helpers/app.ts';
 import { createPartner, type PartnerCredentials } from '../helpers/partner.ts';
 import {
   createOrder,
+  ETH_ADDRESS,
   lockedReservation,
   nonZeroBalances,
   orderBody,
   postSigned,
   readOrder,
+  reserve,
   startCardOrderApp,
   workerFor,
 } from './support.ts';
@@ -146,5 +148,57 @@ describe('a card order from a rate-locked reservation', () => {
     const unknown = await signedFetch(t, other, { path: '/v3/orders/WO_AAAAAAAAAAA' });
     expect(foreign.status).toBe(404);
     expect(unknown.status).toBe(404);
+  });
+});
+
+describe('a card order from a reservation without a locked rate', () => {
+  const unlockedBody = (extra: Record<string, unknown> = {}) => ({
+    amount: '50',
+    sourceCurrency: 'USD',
+    destCurrency: 'ETH',
+    dest: `ethereum:${ETH_ADDRESS}`,
+    referrerAccountId: partner.accountId,
+    country: 'US',
+    ...extra,
+  });
+
+  it('charges `amount` as the total at current prices, and uses the reservation once', async () => {
+    const { reservation } = await reserve(t, partner, unlockedBody());
+    const created = await createOrder(t, partner, orderBody(partner, reservation, '60'));
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    expect(created.body).toMatchObject({
+      status: 'RUNNING_CHECKS',
+      sourceAmount: 60,
+      reservationId: reservation,
+    });
+    expect(Number(created.body.purchaseAmount)).toBeLessThan(60);
+    const again = await createOrder(t, partner, orderBody(partner, reservation, '60'));
+    expect(again.body.errorCode).toBe('illegalReservation');
+  });
+
+  it('with its amount locked, takes only that amount plus fees; a refusal leaves it usable', async () => {
+    const { reservation } = await reserve(t, partner, unlockedBody({ lockFields: ['amount'] }));
+    const refused = await postSigned(
+      t,
+      partner,
+      '/v3/debitcard/process/partner',
+      orderBody(partner, reservation, '50'),
+      { 'Idempotency-Key': `unlocked-${reservation}` },
+    );
+    const answer = (await refused.json()) as { errorCode: string; message: string };
+    expect(refused.status).toBe(400);
+    expect(answer.errorCode).toBe('validation.amountMismatch');
+    const total = /quote: ([\d.]+) USD/.exec(answer.message)![1]!;
+    expect(Number(total)).toBeGreaterThan(50);
+    const created = await postSigned(
+      t,
+      partner,
+      '/v3/debitcard/process/partner',
+      orderBody(partner, reservation, total),
+      { 'Idempotency-Key': `unlocked-${reservation}-2` },
+    );
+    const order = (await created.json()) as Record<string, unknown>;
+    expect(created.status, JSON.stringify(order)).toBe(200);
+    expect(order).toMatchObject({ sourceAmount: Number(total), purchaseAmount: 50 });
   });
 });

@@ -30,3 +30,18 @@ export async function enqueueJob(q: Queryable, job: NewJob): Promise<number | un
   );
   return rows[0]?.id;
 }
+
+/**
+ * enqueueJob's row as one member of a caller's WITH statement, for a module that adds its job in
+ * the statement writing its own rows (one round trip instead of two, same transaction). Reads four
+ * parameters from `$first` on, in jobParams' order; no singleton key (those go through enqueueJob).
+ */
+export function jobInsertCte(name: string, first: number): string {
+  return `${name} AS (INSERT INTO jobs (kind, payload, run_at, max_attempts)
+    VALUES ($${first}::text, $${first + 1}::jsonb, COALESCE(to_timestamp($${first + 2}::bigint / 1000.0), now()), $${first + 3}::int)
+    RETURNING id)`;
+}
+
+export function jobParams(job: Omit<NewJob, 'singletonKey'>): unknown[] {
+  return [job.kind, JSON.stringify(job.payload ?? {}), job.runAtMs ?? null, job.maxAttempts ?? 1];
+}
