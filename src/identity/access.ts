@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../platform/context.ts';
+import { GroupedWriter } from '../platform/db/grouped-writer.ts';
 import { ApiError } from '../platform/errors.ts';
 import type { LimitCheck } from '../platform/http/rate-limit.ts';
-import { GroupedWriter } from '../platform/db/grouped-writer.ts';
 import { type AccessAuditEntry, insertAccessAudits } from './accounts-store.ts';
 import { Authenticator } from './authenticate.ts';
 import { authErrors } from './errors.ts';
@@ -76,7 +76,9 @@ function masqueradeValue(request: FastifyRequest): string | undefined {
 export function partnerAccess(ctx: AppContext, limitPerKey?: LimitCheck) {
   const authenticator = new Authenticator(ctx);
   // Concurrent masqueraded calls share one INSERT; each still waits for its own row.
-  const audits = new GroupedWriter<AccessAuditEntry>((entries) => insertAccessAudits(ctx.asyncCommitDb, entries));
+  const audits = new GroupedWriter<AccessAuditEntry>((entries) =>
+    insertAccessAudits(ctx.asyncCommitDb, entries),
+  );
   const access = async (request: FastifyRequest, reply: FastifyReply) => {
     const caller = await authenticator.authenticate(request);
     request.caller = caller;

@@ -72,10 +72,9 @@ async function findLiveKeyBy(
   withBalances = false,
 ) {
   const select = withBalances ? KEY_WITH_ACCOUNT_AND_BALANCES : KEY_WITH_ACCOUNT;
-  const { rows } = await q.query<JoinedRow>(
-    `${select} WHERE k.${column} = $1 AND k.deleted_at IS NULL`,
-    [value],
-  );
+  const { rows } = await q.query<JoinedRow>(`${select} WHERE k.${column} = $1 AND k.deleted_at IS NULL`, [
+    value,
+  ]);
   return withAccount(rows[0]);
 }
 

@@ -62,7 +62,10 @@ describe('serializeJson', () => {
         fc.dictionary(anyText, tie('value')),
       ),
     })).value;
-    fc.assert(fc.property(json, (value) => serializeJson(value) === JSON.stringify(value)), { numRuns: 2000 });
+    fc.assert(
+      fc.property(json, (value) => serializeJson(value) === JSON.stringify(value)),
+      { numRuns: 2000 },
+    );
     expect(serializeJson('lone \ud800 half')).toBe(JSON.stringify('lone \ud800 half'));
   });
 
