@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { GroupedWriter } from '../../../src/platform/db/grouped-writer.ts';
+
+describe('GroupedWriter', () => {
+  it('writes rows added in the same turn as one group, and rows added meanwhile as the next', async () => {
+    const groups: number[][] = [];
+    let release: () => void = () => undefined;
+    const writer = new GroupedWriter<number>(async (rows) => {
+      groups.push(rows);
+      if (groups.length === 1) await new Promise<void>((resolve) => (release = resolve));
+    });
+    const first = [writer.add(1), writer.add(2)];
+    await new Promise((resolve) => setImmediate(resolve));
+    const second = [writer.add(3), writer.add(4), writer.add(5)];
+    release();
+    await Promise.all([...first, ...second]);
+    expect(groups).toEqual([
+      [1, 2],
+      [3, 4, 5],
+    ]);
+  });
+
+  it('answers an add only once its group is written', async () => {
+    let written = false;
+    const writer = new GroupedWriter<string>(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      written = true;
+    });
+    await writer.add('row');
+    expect(written).toBe(true);
+  });
+
+  it('rejects every add of a failed group with the failure, and goes on with the next group', async () => {
+    let calls = 0;
+    const writer = new GroupedWriter<number>(async () => {
+      calls += 1;
+      if (calls === 1) throw new Error('database down');
+    });
+    const failed = await Promise.allSettled([writer.add(1), writer.add(2)]);
+    expect(failed.map((outcome) => outcome.status)).toEqual(['rejected', 'rejected']);
+    expect((failed[0] as PromiseRejectedResult).reason).toEqual(new Error('database down'));
+    await expect(writer.add(3)).resolves.toBeUndefined();
+  });
+
+  it('splits a backlog larger than the group bound', async () => {
+    const sizes: number[] = [];
+    const writer = new GroupedWriter<number>(async (rows) => {
+      sizes.push(rows.length);
+    }, 2);
+    await Promise.all([1, 2, 3, 4, 5].map((row) => writer.add(row)));
+    expect(sizes).toEqual([2, 2, 1]);
+  });
+});
