@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLedger, balancesOf } from '../../src/ledger/service.ts';
 import { operatorHeaders, startTestApp, type TestApp } from '../helpers/app.ts';
 import { snapshotTables } from '../helpers/db.ts';
-import { createPartner, type PartnerCredentials } from '../helpers/partner.ts';
+import { bearerFetch, createPartner, type PartnerCredentials, signedFetch } from '../helpers/partner.ts';
 
 let t: TestApp;
 let partner: PartnerCredentials;
@@ -45,6 +45,38 @@ describe('POST /operator/v1/ledger/credits', () => {
       { target: owner, detail: expect.objectContaining({ amount: '1.123456789012345678' }) },
     ]);
     expect(await auditLedger(t.database.db)).toEqual({ unbalancedCurrencies: [], driftedBalances: [] });
+  });
+
+  it('shows exact balances on GET of your own account (read with authentication), signed and bearer, and a sub-account its own', async () => {
+    const own = await createPartner(t, { name: 'Exact balances' });
+    const subResponse = await signedFetch(t, own, {
+      method: 'POST',
+      path: '/v3/accounts',
+      body: JSON.stringify({ type: 'INDIVIDUAL', country: 'US', subaccount: true, profileFields: [] }),
+    });
+    expect(subResponse.status).toBe(200);
+    const sub = (await subResponse.json()) as { id: string };
+    for (const [owner, currency, amount] of [
+      [`account:${own.accountId}`, 'ETH', '0.000000000000000001'],
+      [`account:${own.accountId}`, 'USD', '123456789012345678.12'],
+      [`account:${sub.id}`, 'BTC', '0.00000001'],
+    ] as const) {
+      expect((await credit({ owner, currency, amount })).status).toBe(200);
+    }
+    const expected = '"totalBalances":{"ETH":0.000000000000000001,"USD":123456789012345678.12}';
+    const signed = await signedFetch(t, own, { path: `/v3/accounts/${own.accountId}` });
+    expect(signed.status).toBe(200);
+    expect(await signed.text()).toContain(expected);
+    const bearer = await bearerFetch(t, own.secretKey, 'GET', `/v3/accounts/${own.accountId}`);
+    expect(bearer.status).toBe(200);
+    expect(await bearer.text()).toContain(expected);
+    const subRead = await signedFetch(t, own, { path: `/v3/accounts/${sub.id}` });
+    expect(subRead.status).toBe(200);
+    expect(await subRead.text()).toContain('"totalBalances":{"BTC":0.00000001}');
+    const masqueraded = await signedFetch(t, own, {
+      path: `/v3/accounts/${own.accountId}?masqueradeAs=${sub.id}`,
+    });
+    expect(masqueraded.status).toBe(404);
   });
 
   it('replays an Idempotency-Key instead of crediting twice', async () => {

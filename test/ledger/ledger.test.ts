@@ -109,6 +109,16 @@ describe('journal entries', () => {
     await expectHealthy();
   });
 
+  it('are refused by the database when balanced postings name an entry that does not exist', async () => {
+    await expect(
+      database.db.query(
+        `INSERT INTO ledger_postings (entry_id, owner, currency, amount)
+         VALUES (987654321, 'x', 'USD', 5), (987654321, 'y', 'USD', -5)`,
+      ),
+    ).rejects.toThrow(/does not exist/);
+    await expectHealthy();
+  });
+
   it('are append-only', async () => {
     const owner = newOwner();
     await fund(owner, '5');
