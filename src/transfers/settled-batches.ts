@@ -1,3 +1,4 @@
+import pg from 'pg';
 import type { Scope } from '../identity/types.ts';
 import { combinedEntries, type EntryArguments, entryArguments } from '../ledger/service.ts';
 import type { AppContext } from '../platform/context.ts';
@@ -44,10 +45,13 @@ interface Pending {
   error?: unknown;
 }
 
-/** The answer of PostgreSQL to a statement (a SQLSTATE): the statement and its transaction rolled back. */
+/**
+ * PostgreSQL answered the statement with an error (the statement and its transaction rolled
+ * back). A socket error (EPIPE, ECONNRESET) or a connection-class SQLSTATE (08…) leaves the
+ * outcome unknown instead.
+ */
 function refusedByDatabase(error: unknown): boolean {
-  const code = (error as { code?: unknown }).code;
-  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) && !code.startsWith('08');
+  return error instanceof pg.DatabaseError && !String(error.code).startsWith('08');
 }
 
 class SettledBatches {
