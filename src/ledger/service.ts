@@ -61,9 +61,8 @@ function assertWellFormed(postings: Posting[]): void {
  * The entry checked and turned into the arguments of the SQL function ledger_post_entry
  * (migration 010), which writes the entry, its postings and the balances in one round trip.
  * Postings go sorted by (owner, currency): the function locks balance rows in that order, so
- * two entries cannot deadlock. A
- * module writing a movement inside its own statement calls the function with these and turns
- * errors with `ledgerRefusal`; everyone else calls postEntry.
+ * two entries cannot deadlock. A module writing a movement inside its own statement calls the
+ * function with these and turns errors with `ledgerRefusal`; everyone else calls postEntry.
  */
 export function entryArguments(entry: NewEntry): EntryArguments {
   assertWellFormed(entry.postings);

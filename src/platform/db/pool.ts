@@ -28,8 +28,9 @@ export interface PoolSettings {
  * reused. Left to choose (plan_cache_mode auto), PostgreSQL re-planned statements whose generic
  * plan it costed higher, like the card-limit sums over date ranges: 134 µs of planning for 24 µs
  * of execution on every call. Our statements look rows up by key or walk an index in order,
- * where the generic plan is the one a custom plan would pick; a statement that ever needs a
- * plan per parameter value would have to say so (none does).
+ * where the generic plan is the one a custom plan would pick. The optional filters of transfer
+ * and subscription reads (`$n IS NULL OR owner = $n`) get a plan that filters instead of choosing
+ * an index per value; those reads start from the id or the partner's index, which bounds that.
  */
 function sessionOptions(settings: PoolSettings): string {
   const options = ['-c plan_cache_mode=force_generic_plan'];

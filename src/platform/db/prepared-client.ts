@@ -8,6 +8,12 @@ import pg from 'pg';
  */
 const MAX_PREPARED_PER_CONNECTION = 1000;
 
+/**
+ * Names remembered process-wide (hashing a text is the cost they save). Larger than one
+ * connection's bound: the process holds every connection's statements, and a text past this is
+ * only hashed again, never refused.
+ */
+const MAX_REMEMBERED_NAMES = 4 * MAX_PREPARED_PER_CONNECTION;
 const statementNames = new Map<string, string>();
 
 /** A stable name for a statement text: the same on every connection, so it is parsed once per connection. */
@@ -15,7 +21,7 @@ function statementName(text: string): string {
   let name = statementNames.get(text);
   if (name === undefined) {
     name = `r${createHash('sha1').update(text).digest('base64url').slice(0, 20)}`;
-    if (statementNames.size < MAX_PREPARED_PER_CONNECTION * 4) statementNames.set(text, name);
+    if (statementNames.size < MAX_REMEMBERED_NAMES) statementNames.set(text, name);
   }
   return name;
 }
@@ -23,9 +29,9 @@ function statementName(text: string): string {
 /**
  * A pg client that runs every parameterised statement as a named prepared statement. Without it
  * PostgreSQL parses and plans each statement on every call: for the authentication CTE that was
- * two thirds of the server's time per request (bench/FINDINGS.md). Prepared, PostgreSQL still
- * picks a custom plan per call where the parameters matter (plan_cache_mode auto), so no plan gets
- * worse; it stops re-parsing, and reuses the generic plan where that is as cheap.
+ * two thirds of the server's time per request (bench/FINDINGS.md). Prepared, PostgreSQL parses
+ * each statement once per connection and, with the pool's plan_cache_mode (pool.ts), plans it
+ * once too.
  * Statements without parameters (BEGIN, COMMIT, DDL) keep the simple protocol.
  */
 export class PreparingClient extends pg.Client {
