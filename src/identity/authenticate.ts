@@ -49,7 +49,10 @@ export class Authenticator {
 
   async authenticate(request: FastifyRequest): Promise<Caller> {
     const apiKey = singleHeader(request, 'x-api-key');
-    const withBalances = request.routeOptions.config.withOwnBalances === true;
+    // A masqueraded call reads another account's balances: the caller's would be read for nothing.
+    const withBalances =
+      request.routeOptions.config.withOwnBalances === true &&
+      (request.query as Record<string, unknown> | undefined)?.masqueradeAs === undefined;
     if (apiKey !== undefined) return this.bySignature(request, apiKey, withBalances);
     const authorization = singleHeader(request, 'authorization');
     if (authorization !== undefined) return this.byBearer(authorization, withBalances);

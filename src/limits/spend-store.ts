@@ -59,6 +59,9 @@ export async function largestSpent(
   return startsMs.map((_, index) => rows[0]![`w${index}`]!);
 }
 
+/** The advisory lock of one spend key (column `key`): written once, so every taker locks alike. */
+const LOCK_KEY = `pg_advisory_xact_lock(hashtextextended('card-spend:' || key, 8008))`;
+
 /**
  * Serialises every order touching these keys until the caller's transaction ends: one
  * statement, keys taken in byte order (as deleteSpend does) so two orders sharing keys cannot
@@ -67,8 +70,7 @@ export async function largestSpent(
  */
 export async function lockSpendKeys(q: Queryable, keys: readonly string[]): Promise<void> {
   await q.query(
-    `SELECT pg_advisory_xact_lock(hashtextextended('card-spend:' || key, 8008))
-     FROM (SELECT DISTINCT key COLLATE "C" AS key FROM unnest($1::text[]) AS k(key) ORDER BY 1) AS ordered`,
+    `SELECT ${LOCK_KEY} FROM (SELECT DISTINCT key COLLATE "C" AS key FROM unnest($1::text[]) AS k(key) ORDER BY 1) AS ordered`,
     [keys],
   );
 }
@@ -141,8 +143,8 @@ export async function recordSpendWithin(
  */
 export async function deleteSpend(q: Queryable, orderId: string): Promise<void> {
   const locked = await q.query(
-    `SELECT pg_advisory_xact_lock(hashtextextended('card-spend:' || spend_key, 8008))
-     FROM (SELECT spend_key FROM card_spend WHERE order_id = $1 ORDER BY spend_key COLLATE "C") AS ordered`,
+    `SELECT ${LOCK_KEY}
+     FROM (SELECT spend_key AS key FROM card_spend WHERE order_id = $1 ORDER BY spend_key COLLATE "C") AS ordered`,
     [orderId],
   );
   if (locked.rowCount === 0) return;

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { idempotencyScope, scopeOf } from '../identity/access.ts';
 import type { AppContext } from '../platform/context.ts';
-import { runIdempotent, sendIdempotent } from '../platform/http/idempotency.ts';
+import { hasIdempotencyKey, runIdempotent, sendIdempotent } from '../platform/http/idempotency.ts';
 import { errorResponses, PARTNER_SECURITY, withExample } from '../platform/http/openapi.ts';
 import {
   partnerQuoteRequest,
@@ -44,7 +44,7 @@ export const ordersRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app,
       // Without an Idempotency-Key the reservation is one autocommit INSERT, no transaction around
       // it; with one, its answer is stored in the reservation's transaction.
       const outcome = await reserve(ctx, scope, request.body, (prepared) =>
-        request.headers['idempotency-key'] === undefined
+        !hasIdempotencyKey(request)
           ? storeReservation(ctx, ctx.db, scope, prepared)
           : runIdempotent(ctx, request, idempotencyScope(scope), (tx) =>
               storeReservation(ctx, tx, scope, prepared),

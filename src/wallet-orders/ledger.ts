@@ -1,5 +1,5 @@
 import { networkFor, parseChainSrn } from '../chains/addresses.ts';
-import { holdArguments, type NewEntry, settleHold, voidHold } from '../ledger/service.ts';
+import { holdArguments, type NewEntry, voidHold } from '../ledger/service.ts';
 import type { Tx } from '../platform/db/pool.ts';
 import { Money } from '../platform/money.ts';
 import type { OrderRow } from './store.ts';
@@ -44,7 +44,7 @@ function sourceFee(order: OrderRow): Money {
 /**
  * The capture: one entry settles the card hold, the charge leaving external:card, its fee to
  * house:fees and the rest to house:fx. Booked by the PROCESSING status change (moveTo), or on
- * its own (postCapture).
+ * its own (settleHold).
  */
 export function captureEntry(order: OrderRow): { holdId: number; entry: NewEntry } {
   if (order.hold_id === null) throw new Error(`order ${order.id} has no card hold`);
@@ -59,10 +59,6 @@ export function captureEntry(order: OrderRow): { holdId: number; entry: NewEntry
     holdId: order.hold_id,
     entry: { kind: 'order.capture', reference: reference(order.id), memo: 'card captured', postings },
   };
-}
-
-export async function postCapture(tx: Tx, capture: { holdId: number; entry: NewEntry }): Promise<void> {
-  await settleHold(tx, capture.holdId, capture.entry);
 }
 
 /** Where the crypto goes on the ledger: a custody account, or the chain the address lives on. */
@@ -87,13 +83,9 @@ export function deliveryEntry(order: OrderRow, env: 'sandbox' | 'production'): N
 
 /** The capture entry reversed, booked by the status change it comes with (transitions.ts moveTo). */
 export function refundEntry(order: OrderRow): NewEntry {
-  const charged = new Money(order.source_amount);
-  const fee = sourceFee(order);
-  const postings = [
-    { owner: 'house:fx', currency: order.source_currency, amount: charged.minus(fee).negated() },
-    { owner: 'external:card', currency: order.source_currency, amount: charged },
-  ];
-  if (fee.gt(0))
-    postings.push({ owner: 'house:fees', currency: order.source_currency, amount: fee.negated() });
+  const postings = captureEntry(order).entry.postings.map((posting) => ({
+    ...posting,
+    amount: posting.amount.negated(),
+  }));
   return { kind: 'order.refund', reference: reference(order.id), postings };
 }

@@ -1,7 +1,7 @@
 import { cardProcessor } from '../cards/service.ts';
 import { networkFor, parseChainSrn } from '../chains/addresses.ts';
 import { type ChainOutcome, requestChainSend } from '../chains/port.ts';
-import { entryArguments, type NewEntry } from '../ledger/service.ts';
+import { entryArguments, type NewEntry, settleHold } from '../ledger/service.ts';
 import { releaseSpend } from '../limits/service.ts';
 import type { AppContext } from '../platform/context.ts';
 import { type Tx, withTransaction } from '../platform/db/pool.ts';
@@ -13,7 +13,7 @@ import {
 } from '../transfers/order-transfers.ts';
 import { deliveryOf } from './delivery-transfer.ts';
 import type { Failure } from './errors.ts';
-import { captureEntry, deliveryEntry, postCapture, refundEntry, releaseCardHold } from './ledger.ts';
+import { captureEntry, deliveryEntry, refundEntry, releaseCardHold } from './ledger.ts';
 import { failPendingAuthorization, lockOrder, type OrderRow, setStatus } from './store.ts';
 import { notifyOrderStatus } from './webhooks.ts';
 
@@ -99,7 +99,7 @@ export async function processOrder(ctx: AppContext, orderId: string): Promise<vo
         status: 'COMPLETE',
         entry: deliveryEntry(processing, ctx.config.env),
       });
-      await postCapture(tx, capture);
+      await settleHold(tx, capture.holdId, capture.entry);
       return;
     }
     const { chain, address } = parseChainSrn(order.dest, 'dest', networkFor(ctx.config.env));
