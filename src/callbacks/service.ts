@@ -7,7 +7,9 @@ import { insertDelivery, queueTransferCreated, type TransferCreatedArguments } f
 import { parseNotifyUrl } from './url-policy.ts';
 
 export type { TransferCreatedArguments } from './deliveries-store.ts';
-// The contract other modules code against (transfers, card orders): these three signatures stay.
+// The contract other modules code against: transferCreatedArguments (transfers and card orders
+// queue callbacks in the statement that writes the transfer), enqueueDelivery (wallet-order
+// webhooks) and assertNotifyUrlAllowed.
 export { assertNotifyUrlAllowed } from './url-policy.ts';
 
 export interface TransferCreated {
@@ -21,7 +23,9 @@ export interface TransferCreated {
 }
 
 /**
- * Called in the transaction that creates a transfer: creates the implicit subscription for
+ * For a caller that writes the transfer in statements of its own, inside `tx` (today the callback
+ * tests; transfers and card orders pass transferCreatedArguments to their own statement): creates
+ * the implicit subscription for
  * `notifyUrl` (when given) and queues a delivery of `{subscriptionId, trigger: "transfer:TF_…"}`
  * for it and for every active subscription of the partner to the transfer, its account, its
  * owner and, when given, its source and dest `parties` (e.g. `user:US_…`). The caller checks
