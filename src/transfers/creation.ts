@@ -3,6 +3,7 @@ import { chainsForCurrency } from '../chains/addresses.ts';
 import type { Scope } from '../identity/types.ts';
 import { type HoldArguments, holdArguments, ledgerRefusal, type NewEntry } from '../ledger/service.ts';
 import type { AppContext } from '../platform/context.ts';
+import { Money } from '../platform/money.ts';
 import { transferErrors } from './errors.ts';
 import { ledgerOwner, type Party } from './parties.ts';
 import { settlementPostings } from './postings.ts';
@@ -103,20 +104,31 @@ export function creationHold(p: PreparedTransfer, fresh: NewTransfer): HoldArgum
   });
 }
 
-/** A transfer settled at creation: its legs (postings.ts) from the quote. */
-export function settlementEntry(p: PreparedTransfer, fresh: NewTransfer): NewEntry {
-  const postings = settlementPostings({
-    sourceOwner: fresh.source,
-    destOwner: ledgerOwner(p.dest),
-    chainOwner: p.dest.kind === 'chain' ? ledgerOwner(p.dest) : null,
-    sourceCurrency: fresh.source_currency,
-    destCurrency: fresh.dest_currency,
-    sourceAmount: p.quote.sourceAmount,
-    sourceAmountWithoutFees: p.quote.sourceAmountWithoutFees,
-    destAmount: p.quote.destAmount,
-    networkFee: p.quote.networkFee,
+/**
+ * The transfer's settlement entry from its figures as stored (or about to be: a new row's amounts
+ * are its quote's): what settles it, and what a reversal negates.
+ */
+export function transferPostings(row: NewTransfer, dest: Party) {
+  return settlementPostings({
+    sourceOwner: row.source,
+    destOwner: ledgerOwner(dest),
+    chainOwner: dest.kind === 'chain' ? ledgerOwner(dest) : null,
+    sourceCurrency: row.source_currency,
+    destCurrency: row.dest_currency,
+    sourceAmount: new Money(row.source_amount),
+    sourceAmountWithoutFees: new Money(row.source_amount_without_fees),
+    destAmount: new Money(row.dest_amount),
+    networkFee: new Money(row.network_fee),
   });
-  return { kind: TRANSFER_ENTRY_KIND, reference: `transfer:${fresh.id}`, postings };
+}
+
+/** A transfer settled at creation: its legs (postings.ts). */
+export function settlementEntry(p: PreparedTransfer, fresh: NewTransfer): NewEntry {
+  return {
+    kind: TRANSFER_ENTRY_KIND,
+    reference: `transfer:${fresh.id}`,
+    postings: transferPostings(fresh, p.dest),
+  };
 }
 
 /** The partner-facing error for a creating statement's refusal: a taken customId, an overdraft. */

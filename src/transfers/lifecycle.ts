@@ -5,8 +5,9 @@ import type { AppContext } from '../platform/context.ts';
 import { type Db, type Tx, withTransaction } from '../platform/db/pool.ts';
 import { enqueueJob } from '../platform/jobs/queue.ts';
 import type { JobRunner } from '../platform/jobs/runner.ts';
+import { transferPostings } from './creation.ts';
 import { reversalPostings } from './postings.ts';
-import { partiesOf, transferPostings } from './service.ts';
+import { partiesOf } from './service.ts';
 import { historyEntry } from './status-history.ts';
 import { changeStatus, lockOneDueUnconfirmed, lockTransferById } from './store.ts';
 

@@ -15,10 +15,10 @@ import {
   settlementEntry,
   settlesAtOnce,
   TRANSFER_ENTRY_KIND,
+  transferPostings,
 } from './creation.ts';
 import { transferErrors } from './errors.ts';
-import { checkPartiesStanding, ledgerOwner, type Party, parseParty } from './parties.ts';
-import { settlementPostings } from './postings.ts';
+import { checkPartiesStanding, type Party, parseParty } from './parties.ts';
 import type { TransferListQuery } from './schemas.ts';
 import { createSettledTogether } from './settled-batches.ts';
 import {
@@ -41,21 +41,6 @@ export function visibleTo(scope: Scope): string | null {
 
 export function partiesOf(row: TransferRow, network: Network): { source: Party; dest: Party } {
   return { source: parseParty(row.source, 'source', network), dest: parseParty(row.dest, 'dest', network) };
-}
-
-/** The transfer's settlement entry, recomputed from the stored figures (also what a reversal negates). */
-export function transferPostings(row: TransferRow, dest: Party) {
-  return settlementPostings({
-    sourceOwner: row.source,
-    destOwner: ledgerOwner(dest),
-    chainOwner: dest.kind === 'chain' ? ledgerOwner(dest) : null,
-    sourceCurrency: row.source_currency,
-    destCurrency: row.dest_currency,
-    sourceAmount: new Money(row.source_amount),
-    sourceAmountWithoutFees: new Money(row.source_amount_without_fees),
-    destAmount: new Money(row.dest_amount),
-    networkFee: new Money(row.network_fee),
-  });
 }
 
 /** A withdrawal waits for the chain (PENDING); a book transfer is done in the same transaction. */
