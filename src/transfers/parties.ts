@@ -100,7 +100,7 @@ export async function checkPartiesStanding(q: Queryable, partnerId: string, sour
 
 /**
  * checkPartiesStanding for many transfers at once: one standing query per partner for all
- * their user parties (plus one per dest account). Answers each transfer's refusal, or
+ * their user parties, plus one per distinct dest account. Answers each transfer's refusal, or
  * undefined where it may go ahead.
  */
 export async function partiesStandingRefusals(
@@ -119,9 +119,20 @@ export async function partiesStandingRefusals(
       standings.set(partnerId, ids.size > 0 ? await transferStandings(q, partnerId, [...ids]) : new Map());
     }),
   );
+  // One lookup per distinct (partner, dest account), however many transfers go to it.
+  const destAccounts = new Map<string, Promise<boolean>>();
+  const destAccountIn = (partnerId: string, accountId: string) => {
+    const key = `${partnerId}>${accountId}`;
+    let found = destAccounts.get(key);
+    if (!found) {
+      found = accountInPartner(q, partnerId, accountId);
+      destAccounts.set(key, found);
+    }
+    return found;
+  };
   return Promise.all(
     transfers.map(async ({ partnerId, source, dest }) => {
-      const destAccount = dest.kind === 'account' ? await accountInPartner(q, partnerId, dest.id) : false;
+      const destAccount = dest.kind === 'account' ? await destAccountIn(partnerId, dest.id) : false;
       try {
         assertPartiesStanding(source, dest, standings.get(partnerId)!, destAccount);
         return undefined;
