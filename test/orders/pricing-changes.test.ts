@@ -58,6 +58,35 @@ describe('a price or fee change made in another process', () => {
   });
 });
 
+describe('prices that keep changing while a reservation is stored', () => {
+  it('are quoted again up to 3 times, then answered 503 rates.stale (transient), with nothing stored', async () => {
+    const db = second.ctx.db;
+    const realQuery = db.query.bind(db) as (text: string, values?: unknown[]) => Promise<unknown>;
+    let inserts = 0;
+    // Another process changes the prices just before each INSERT, every time.
+    const spy = vi.spyOn(db, 'query').mockImplementation((async (text: unknown, values?: unknown[]) => {
+      if (typeof text === 'string' && text.includes('INSERT INTO reservations')) {
+        inserts += 1;
+        await realQuery('UPDATE pricing_generation SET generation = generation + 1');
+      }
+      return realQuery(text as string, values);
+    }) as never);
+    const countReservations = async () =>
+      ((await first.ctx.db.query('SELECT count(*)::int AS n FROM reservations')).rows[0] as { n: number }).n;
+    const before = await countReservations();
+    try {
+      const response = await postSigned(second, partner, '/v3/orders/reserve', lockedBody(partner));
+      const body = (await response.json()) as { errorCode: string; transient: boolean };
+      expect(response.status).toBe(503);
+      expect(body).toMatchObject({ errorCode: 'rates.stale', transient: true });
+      expect(inserts).toBe(3);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(await countReservations()).toBe(before);
+  });
+});
+
 describe('billing countries', () => {
   it('are all ISO 3166-1 codes, so checkCountry needs only the list', () => {
     expect([...BILLING_COUNTRIES].filter((code) => !isCountryCode(code))).toEqual([]);
