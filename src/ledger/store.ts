@@ -99,7 +99,9 @@ export async function expiredHoldIds(q: Queryable, nowMs: number, limit: number)
 
 export async function balanceRows(q: Queryable, owner: string) {
   const { rows } = await q.query<{ currency: string; total: string; available: string }>(
-    'SELECT currency, total, available FROM ledger_balances WHERE owner = $1 ORDER BY currency',
+    // A system owner's balance is spread over stripes (migration 014); a customer's is one row.
+    `SELECT currency, sum(total) AS total, sum(available) AS available
+     FROM ledger_balances WHERE owner = $1 GROUP BY currency ORDER BY currency`,
     [owner],
   );
   return rows;
@@ -133,7 +135,9 @@ export async function driftedBalances(q: Queryable) {
      SELECT coalesce(b.owner, e.owner) AS owner, coalesce(b.currency, e.currency) AS currency,
             coalesce(b.total, 0) AS total, coalesce(e.total, 0) AS expected_total,
             coalesce(b.available, 0) AS available, coalesce(e.available, 0) AS expected_available
-     FROM ledger_balances b FULL JOIN expected e ON e.owner = b.owner AND e.currency = b.currency
+     FROM (SELECT owner, currency, sum(total) AS total, sum(available) AS available
+           FROM ledger_balances GROUP BY owner, currency) b
+     FULL JOIN expected e ON e.owner = b.owner AND e.currency = b.currency
      WHERE coalesce(b.total, 0) <> coalesce(e.total, 0) OR coalesce(b.available, 0) <> coalesce(e.available, 0)`,
   );
   return rows;

@@ -229,6 +229,35 @@ describe('concurrent debits', () => {
   });
 });
 
+describe('system owner balances in stripes (migration 014)', () => {
+  it('are spread over rows by connection and read as their exact sum', async () => {
+    const currency = 'EUR';
+    const payees = Array.from({ length: 40 }, () => newOwner());
+    // 40 concurrent credits from external:bank on a 25-connection pool: several backends, several stripes.
+    await Promise.all(payees.map((payee, i) => fund(payee, `1.0${i % 10}`, currency)));
+    const { rows } = await database.db.query<{ stripes: number }>(
+      `SELECT count(*)::int AS stripes FROM ledger_balances WHERE owner = 'external:bank' AND currency = $1`,
+      [currency],
+    );
+    expect(rows[0]!.stripes).toBeGreaterThan(1);
+    const expected = payees.reduce((sum, _, i) => sum.plus(`1.0${i % 10}`), m(0)).negated();
+    const { totalBalances, availableBalances } = await balancesOf(database.db, 'external:bank');
+    expect(totalBalances[currency]?.toFixed()).toBe(expected.toFixed());
+    expect(availableBalances[currency]?.toFixed()).toBe(expected.toFixed());
+    await expectHealthy();
+  });
+
+  it('never split a customer balance: a second row for one is refused by the database', async () => {
+    const owner = newOwner();
+    await fund(owner, '5');
+    const error = await database.db
+      .query(`INSERT INTO ledger_balances (owner, currency, stripe) VALUES ($1, 'USD', 1)`, [owner])
+      .catch((caught: unknown) => caught as { code?: string; constraint?: string });
+    expect(error).toMatchObject({ code: '23514', constraint: 'ledger_customer_balance_one_row' });
+    expect(await balance(owner)).toEqual({ total: '5', available: '5' });
+  });
+});
+
 describe('holds', () => {
   const hold = (owner: string, amount: string, expiresAtMs = Date.now() + 60_000) =>
     withTransaction(database.db, (tx) =>

@@ -140,8 +140,8 @@ export async function nonZeroBalances(t: TestApp) {
     total: string;
     available: string;
   }>(
-    `SELECT owner, currency, total::text, available::text FROM ledger_balances
-     WHERE total <> 0 OR available <> 0 ORDER BY owner, currency`,
+    `SELECT owner, currency, sum(total)::text AS total, sum(available)::text AS available FROM ledger_balances
+     GROUP BY owner, currency HAVING sum(total) <> 0 OR sum(available) <> 0 ORDER BY owner, currency`,
   );
   return rows;
 }
