@@ -1,11 +1,15 @@
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../platform/context.ts';
+import { GroupedCalls } from '../platform/db/grouped-writer.ts';
 import { authErrors } from './errors.ts';
 import {
+  type BearerLookup,
   findLiveKey,
-  findLiveKeyBySecretHash,
+  findLiveKeysBySecretHash,
   type KeyWithAccount,
-  recordSignatureUse,
+  type RecordedUse,
+  recordSignatureUses,
+  type SignatureUse,
 } from './keys-store.ts';
 import { hashSecret, SigningSecretCache } from './secrets.ts';
 import {
@@ -16,6 +20,9 @@ import {
   timestampParam,
 } from './signature.ts';
 import type { Caller } from './types.ts';
+
+/** Statement size bound for grouped lookups: a group of more waits for the next one. */
+const MAX_GROUP = 200;
 
 const API_KEY_SHAPE = /^[\x21-\x7e]{1,64}$/;
 const BEARER = /^Bearer ([\x21-\x7e]{1,512})$/;
@@ -39,12 +46,20 @@ function singleHeader(request: FastifyRequest, name: string): string | undefined
  * Establishes who is calling: a signed request (X-Api-Key + X-Api-Signature + timestamp) or a
  * bearer secret. Failures are 401s that say what was wrong with the credentials, never whether
  * a given key exists.
+ *
+ * Concurrent requests are looked up together: one statement per group of bearer lookups and one
+ * per group of signature uses (GroupedCalls), each request still getting its own answer. Under
+ * load that is one round trip for many requests instead of one each (bench/FINDINGS.md).
  */
 export class Authenticator {
   private readonly secrets: SigningSecretCache;
+  private readonly bearerLookups: GroupedCalls<BearerLookup, KeyWithAccount | undefined>;
+  private readonly signatureUses: GroupedCalls<SignatureUse, RecordedUse | undefined>;
 
   constructor(private readonly ctx: AppContext) {
     this.secrets = new SigningSecretCache(ctx.config.masterKey);
+    this.bearerLookups = new GroupedCalls((lookups) => findLiveKeysBySecretHash(ctx.db, lookups), MAX_GROUP);
+    this.signatureUses = new GroupedCalls((uses) => recordSignatureUses(ctx.asyncCommitDb, uses), MAX_GROUP);
   }
 
   async authenticate(request: FastifyRequest): Promise<Caller> {
@@ -62,7 +77,7 @@ export class Authenticator {
   private async byBearer(authorization: string, withBalances: boolean): Promise<Caller> {
     const token = BEARER.exec(authorization)?.[1];
     if (!token) throw authErrors.invalidSession();
-    const key = await findLiveKeyBySecretHash(this.ctx.db, hashSecret(token), withBalances);
+    const key = await this.bearerLookups.call({ secretHash: hashSecret(token), withBalances });
     if (!key) throw authErrors.invalidSession();
     return toCaller(key, 'bearer');
   }
@@ -100,14 +115,13 @@ export class Authenticator {
       throw authErrors.invalidSignature();
     // Kept until the timestamp can no longer pass the window check, then purged.
     const expiresAtMs = sentMs + this.ctx.config.signatureWindowMs + 1000;
-    const used = await recordSignatureUse(
-      this.ctx.asyncCommitDb,
+    const used = await this.signatureUses.call({
       apiKey,
-      signature.toLowerCase(),
+      signature: signature.toLowerCase(),
       expiresAtMs,
-      sentMs,
+      signedAtMs: sentMs,
       withBalances,
-    );
+    });
     if (!used) {
       this.secrets.forget(apiKey);
       throw authErrors.invalidSignature();

@@ -26,27 +26,40 @@ interface JoinedRow extends KeyRow {
   own_balances: BalancesJson | null;
 }
 
-/**
- * The key with its account, and on request the account's ledger balances through the ledger's
- * function (migration 013): GET of one's own account then needs no second round trip.
- */
-function keyWithAccount(withBalances: boolean): string {
-  const balances = withBalances
-    ? `CASE WHEN a.id IS NULL THEN NULL ELSE ledger_balances_json('account:' || a.id) END`
-    : 'NULL::json';
-  return `
-  SELECT k.api_key, k.account_id, k.partner_id, k.type, k.description, k.ip_whitelist, k.secret_sealed, k.created_at,
-         CASE WHEN a.id IS NULL THEN NULL ELSE json_build_object(
-           'id', a.id, 'partner_id', a.partner_id, 'parent_id', a.parent_id, 'kind', a.kind, 'name', a.name,
-           'status', a.status, 'type', a.type, 'country', a.country, 'users_api_enabled', a.users_api_enabled,
-           'referrer_account_id', a.referrer_account_id, 'profile_fields', a.profile_fields, 'created_at', a.created_at)
-         END AS account_row,
-         ${balances} AS own_balances
-  FROM api_keys k LEFT JOIN accounts a ON a.id = k.account_id`;
-}
+/** The key's columns and its account as one JSON value (see CallerAccount.row). */
+const KEY_COLUMNS = `k.api_key, k.account_id, k.partner_id, k.type, k.description, k.ip_whitelist, k.secret_sealed,
+  k.created_at,
+  CASE WHEN a.id IS NULL THEN NULL ELSE json_build_object(
+    'id', a.id, 'partner_id', a.partner_id, 'parent_id', a.parent_id, 'kind', a.kind, 'name', a.name,
+    'status', a.status, 'type', a.type, 'country', a.country, 'users_api_enabled', a.users_api_enabled,
+    'referrer_account_id', a.referrer_account_id, 'profile_fields', a.profile_fields, 'created_at', a.created_at)
+  END AS account_row`;
 
-const KEY_WITH_ACCOUNT = keyWithAccount(false);
-const KEY_WITH_ACCOUNT_AND_BALANCES = keyWithAccount(true);
+/** What KEY_COLUMNS answers and the balances, selected from LIVE_WITH_BALANCES. */
+const KEY_OUTPUT = `${[
+  'api_key',
+  'account_id',
+  'partner_id',
+  'type',
+  'description',
+  'ip_whitelist',
+  'secret_sealed',
+  'created_at',
+  'account_row',
+]
+  .map((column) => `live.${column}`)
+  .join(', ')}, b.balances AS own_balances`;
+
+/**
+ * Over a CTE `live` of looked-up keys (KEY_COLUMNS, `with_balances`), the final SELECT's FROM:
+ * each row with its account's ledger balances when asked for, read for the whole group by one
+ * call of the ledger's function (migration 015). GET of one's own account then needs no second
+ * round trip.
+ */
+const LIVE_WITH_BALANCES = `live
+  LEFT JOIN ledger_balances_json_of(ARRAY(
+    SELECT 'account:' || account_id FROM live WHERE with_balances AND account_id IS NOT NULL
+  )) AS b ON live.with_balances AND b.owner = 'account:' || live.account_id`;
 
 function withAccount(row: JoinedRow | undefined): KeyWithAccount | undefined {
   if (!row) return undefined;
@@ -64,63 +77,112 @@ function withAccount(row: JoinedRow | undefined): KeyWithAccount | undefined {
   return { ...key, account };
 }
 
-/** A live key by its id (signature auth) or by its secret's hash (bearer auth). */
-async function findLiveKeyBy(
-  q: Queryable,
-  column: 'api_key' | 'secret_hash',
-  value: string,
-  withBalances = false,
-) {
-  const select = withBalances ? KEY_WITH_ACCOUNT_AND_BALANCES : KEY_WITH_ACCOUNT;
-  const { rows } = await q.query<JoinedRow>(`${select} WHERE k.${column} = $1 AND k.deleted_at IS NULL`, [
-    value,
-  ]);
+/** Rows carrying `ord` (1-based, WITH ORDINALITY) back in input order; a missing one is undefined. */
+function inInputOrder<Row extends { ord: number }>(rows: Row[], inputs: number): (Row | undefined)[] {
+  const ordered: (Row | undefined)[] = new Array(inputs).fill(undefined);
+  for (const row of rows) ordered[row.ord - 1] = row;
+  return ordered;
+}
+
+/** A live key by its id, without balances (a signing secret to open). */
+export async function findLiveKey(q: Queryable, apiKey: string): Promise<KeyWithAccount | undefined> {
+  const { rows } = await q.query<JoinedRow>(
+    `SELECT ${KEY_COLUMNS}, NULL::json AS own_balances
+     FROM api_keys k LEFT JOIN accounts a ON a.id = k.account_id
+     WHERE k.api_key = $1 AND k.deleted_at IS NULL`,
+    [apiKey],
+  );
   return withAccount(rows[0]);
 }
 
-export function findLiveKey(q: Queryable, apiKey: string): Promise<KeyWithAccount | undefined> {
-  return findLiveKeyBy(q, 'api_key', apiKey);
-}
-
-export function findLiveKeyBySecretHash(
-  q: Queryable,
-  secretHash: string,
-  withBalances = false,
-): Promise<KeyWithAccount | undefined> {
-  return findLiveKeyBy(q, 'secret_hash', secretHash, withBalances);
+export interface BearerLookup {
+  secretHash: string;
+  withBalances: boolean;
 }
 
 /**
- * One round trip for a signed request whose secret we already hold: records the signature
- * (refused if seen before inside the window) only while the key is still live, and returns the
- * key's current state. `fresh` false means replay; no row means the key is gone.
+ * Bearer authentication of many requests in one round trip (GroupedCalls in authenticate.ts):
+ * the live key whose secret hashes to each `secretHash`, in input order; undefined for none.
+ */
+export async function findLiveKeysBySecretHash(
+  q: Queryable,
+  lookups: readonly BearerLookup[],
+): Promise<(KeyWithAccount | undefined)[]> {
+  const { rows } = await q.query<JoinedRow & { ord: number }>(
+    `WITH live AS (
+       SELECT r.ord, r.with_balances, ${KEY_COLUMNS}
+       FROM unnest($1::text[], $2::boolean[]) WITH ORDINALITY AS r(secret_hash, with_balances, ord)
+       JOIN api_keys k ON k.secret_hash = r.secret_hash AND k.deleted_at IS NULL
+       LEFT JOIN accounts a ON a.id = k.account_id)
+     SELECT live.ord, ${KEY_OUTPUT} FROM ${LIVE_WITH_BALANCES}`,
+    [lookups.map((lookup) => lookup.secretHash), lookups.map((lookup) => lookup.withBalances)],
+  );
+  return inInputOrder(rows, lookups.length).map((row) => {
+    if (!row) return undefined;
+    const { ord: _ord, ...joined } = row;
+    return withAccount(joined);
+  });
+}
+
+export interface SignatureUse {
+  apiKey: string;
+  /** Lower-case hex. */
+  signature: string;
+  expiresAtMs: number;
+  signedAtMs: number;
+  withBalances: boolean;
+}
+
+export type RecordedUse = KeyWithAccount & { fresh: boolean; signedBeforeStart: boolean };
+
+/**
+ * Signed requests whose secrets we already hold, many in one round trip (GroupedCalls in
+ * authenticate.ts): records each signature (refused if seen before inside the window) only
+ * while its key is still live, and returns the key's current state, in input order. `fresh`
+ * false means replay, also for the second of two uses of one signature in the same group; no
+ * row (undefined) means the key is gone.
  *
  * Run on the async-commit pool: a database crash may lose the last instant of replay records,
  * so a signature timestamped at or before the database's start is never accepted
  * (`signedBeforeStart`) — every record a crash could have lost belongs to such a signature.
  */
-export async function recordSignatureUse(
+export async function recordSignatureUses(
   q: Queryable,
-  apiKey: string,
-  signature: string,
-  expiresAtMs: number,
-  signedAtMs: number,
-  withBalances = false,
-): Promise<(KeyWithAccount & { fresh: boolean; signedBeforeStart: boolean }) | undefined> {
-  const { rows } = await q.query<JoinedRow & { fresh: boolean; signed_before_start: boolean }>(
-    `WITH live AS (${withBalances ? KEY_WITH_ACCOUNT_AND_BALANCES : KEY_WITH_ACCOUNT} WHERE k.api_key = $1 AND k.deleted_at IS NULL),
-          started AS (SELECT to_timestamp($4 / 1000.0) <= pg_postmaster_start_time() AS before_start),
-          used AS (INSERT INTO signature_replays (signature, expires_at)
-                   SELECT $2, to_timestamp($3 / 1000.0) FROM live, started WHERE NOT started.before_start
-                   ON CONFLICT (signature) DO NOTHING RETURNING 1)
-     SELECT live.*, EXISTS (SELECT 1 FROM used) AS fresh, started.before_start AS signed_before_start
-     FROM live, started`,
-    [apiKey, signature, expiresAtMs, signedAtMs],
+  uses: readonly SignatureUse[],
+): Promise<(RecordedUse | undefined)[]> {
+  const { rows } = await q.query<JoinedRow & { ord: number; fresh: boolean; signed_before_start: boolean }>(
+    `WITH r AS (
+       SELECT r.*, to_timestamp(r.signed_ms / 1000.0) <= pg_postmaster_start_time() AS before_start
+       FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[], $5::boolean[])
+            WITH ORDINALITY AS r(api_key, signature, expires_ms, signed_ms, with_balances, ord)),
+     live AS (
+       SELECT r.ord, r.signature, r.expires_ms, r.before_start, r.with_balances, ${KEY_COLUMNS}
+       FROM r JOIN api_keys k ON k.api_key = r.api_key AND k.deleted_at IS NULL
+       LEFT JOIN accounts a ON a.id = k.account_id),
+     first_uses AS (
+       SELECT DISTINCT ON (signature) ord, signature, expires_ms FROM live WHERE NOT before_start
+       ORDER BY signature, ord),
+     used AS (
+       INSERT INTO signature_replays (signature, expires_at)
+       SELECT signature, to_timestamp(expires_ms / 1000.0) FROM first_uses
+       ON CONFLICT (signature) DO NOTHING RETURNING signature)
+     SELECT live.ord, ${KEY_OUTPUT}, used.signature IS NOT NULL AS fresh, live.before_start AS signed_before_start
+     FROM ${LIVE_WITH_BALANCES}
+     LEFT JOIN first_uses f ON f.ord = live.ord
+     LEFT JOIN used ON used.signature = f.signature`,
+    [
+      uses.map((use) => use.apiKey),
+      uses.map((use) => use.signature),
+      uses.map((use) => use.expiresAtMs),
+      uses.map((use) => use.signedAtMs),
+      uses.map((use) => use.withBalances),
+    ],
   );
-  const row = rows[0];
-  if (!row) return undefined;
-  const { fresh, signed_before_start, ...joined } = row;
-  return { ...withAccount(joined)!, fresh, signedBeforeStart: signed_before_start };
+  return inInputOrder(rows, uses.length).map((row) => {
+    if (!row) return undefined;
+    const { ord: _ord, fresh, signed_before_start, ...joined } = row;
+    return { ...withAccount(joined)!, fresh, signedBeforeStart: signed_before_start };
+  });
 }
 
 export interface NewKey {

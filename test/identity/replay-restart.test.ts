@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordSignatureUse } from '../../src/identity/keys-store.ts';
+import { recordSignatureUses } from '../../src/identity/keys-store.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createPartner, type PartnerCredentials } from '../helpers/partner.ts';
 
@@ -10,6 +10,16 @@ beforeAll(async () => {
   partner = await createPartner(t);
 });
 afterAll(async () => t.close());
+
+type Pool = typeof t.database.db;
+const recordSignatureUse = async (
+  pool: Pool,
+  apiKey: string,
+  signature: string,
+  expiresAtMs: number,
+  signedAtMs: number,
+) =>
+  (await recordSignatureUses(pool, [{ apiKey, signature, expiresAtMs, signedAtMs, withBalances: false }]))[0];
 
 const replayRows = async (signature: string) =>
   (await t.database.db.query('SELECT 1 FROM signature_replays WHERE signature = $1', [signature])).rowCount;
@@ -57,5 +67,38 @@ describe('replay records on the async-commit pool', () => {
         ?.synchronous_commit;
     expect(await setting(t.database.asyncCommitDb)).toBe('off');
     expect(await setting(t.database.db)).toBe('on');
+  });
+});
+
+describe('signature uses recorded together (one statement for a group of requests)', () => {
+  it('answer each use in input order, and only the first of two uses of one signature is fresh', async () => {
+    const now = Date.now();
+    const use = (apiKey: string, signature: string, signedAtMs = now) => ({
+      apiKey,
+      signature,
+      expiresAtMs: now + 60_000,
+      signedAtMs,
+      withBalances: false,
+    });
+    const answers = await recordSignatureUses(t.database.asyncCommitDb, [
+      use(partner.apiKey, 'c'.repeat(64)),
+      use('AK-NO-SUCH-KEY', 'd'.repeat(64)),
+      use(partner.apiKey, 'c'.repeat(64)),
+      use(partner.apiKey, 'e'.repeat(64), 1_000),
+      use(partner.apiKey, 'f'.repeat(64)),
+    ]);
+    expect(
+      answers.map((answer) => answer && { fresh: answer.fresh, before: answer.signedBeforeStart }),
+    ).toEqual([
+      { fresh: true, before: false },
+      undefined,
+      { fresh: false, before: false },
+      { fresh: false, before: true },
+      { fresh: true, before: false },
+    ]);
+    expect(answers[0]?.api_key).toBe(partner.apiKey);
+    expect(await replayRows('c'.repeat(64))).toBe(1);
+    expect(await replayRows('d'.repeat(64))).toBe(0);
+    expect(await replayRows('e'.repeat(64))).toBe(0);
   });
 });

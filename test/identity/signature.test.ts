@@ -419,6 +419,21 @@ describe('replays', () => {
     });
   });
 
+  it('30 concurrent requests with one signature (looked up together): exactly one gets through', async () => {
+    const sent = `${accountPath()}?timestamp=${Date.now()}`;
+    const signature = sign(partner.secretKey, sent);
+    const responses = await Promise.all(
+      Array.from({ length: 30 }, () => rawSigned(t, { apiKey: partner.apiKey, secret: '', sent, signature })),
+    );
+    const statuses = responses.map(({ response }) => response.status);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(1);
+    expect(statuses.filter((status) => status === 401)).toHaveLength(29);
+    const refused = responses.find(({ response }) => response.status === 401)!;
+    await expectError(refused.response, 401, 'AccessDeniedException', {
+      errorCode: 'accessDenied.replayedSignature',
+    });
+  });
+
   it('is caught across two app instances on the same database', async () => {
     const second = await startIdentityApp({ database: t.database });
     extraApps.push(second);

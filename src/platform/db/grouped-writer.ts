@@ -1,40 +1,80 @@
 /**
- * Writes rows that many concurrent requests each need written before they answer (audit rows),
- * as one multi-row statement per group instead of one round trip each: a request's `add` waits
- * for the statement that carries its row, so nothing is answered before its row is written.
- * Rows added while a group is being written form the next group (group commit); an idle
- * writer flushes on the next turn of the event loop, adding no latency worth measuring.
+ * Runs a statement that many concurrent requests each need, once per group of them: a request's
+ * `call` waits for the statement that carries its input and gets its own answer from it. Inputs
+ * that arrive while a group is running form the next group (group commit); an idle batcher runs
+ * on the next turn of the event loop, adding no latency worth measuring. On this machine a round
+ * trip to PostgreSQL costs more of both processes' CPU than most of our statements' work
+ * (bench/FINDINGS.md), so N requests' rows in one statement cost far less than N statements.
  */
-export class GroupedWriter<Row> {
-  private pending: { row: Row; settle: (error?: unknown) => void }[] = [];
-  private writing = false;
+export class GroupedCalls<Input, Output> {
+  private pending: { input: Input; settle: (error: unknown, output?: Output) => void }[] = [];
+  private inFlight = 0;
+  private flushScheduled = false;
 
+  /**
+   * `runGroup` answers one output per input, in the inputs' order. Up to `maxInFlight` groups
+   * run at once (each on its own pooled connection): with one, every request waits for the
+   * previous group's whole round trip even when the database has cores to spare.
+   */
   constructor(
-    private readonly writeRows: (rows: Row[]) => Promise<void>,
+    private readonly runGroup: (inputs: Input[]) => Promise<Output[]>,
     private readonly maxGroup = 500,
+    private readonly maxInFlight = 1,
   ) {}
 
-  add(row: Row): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      this.pending.push({ row, settle: (error) => (error === undefined ? resolve() : reject(error)) });
-      if (!this.writing) {
-        this.writing = true;
-        setImmediate(() => void this.flush());
+  call(input: Input): Promise<Output> {
+    return new Promise<Output>((resolve, reject) => {
+      this.pending.push({
+        input,
+        settle: (error, output) => (error === undefined ? resolve(output as Output) : reject(error)),
+      });
+      this.scheduleFlush();
+    });
+  }
+
+  private scheduleFlush(): void {
+    if (this.flushScheduled || this.inFlight >= this.maxInFlight || this.pending.length === 0) return;
+    this.flushScheduled = true;
+    setImmediate(() => {
+      this.flushScheduled = false;
+      while (this.inFlight < this.maxInFlight && this.pending.length > 0) {
+        void this.runOne(this.pending.splice(0, this.maxGroup));
       }
     });
   }
 
-  private async flush(): Promise<void> {
-    while (this.pending.length > 0) {
-      const group = this.pending.splice(0, this.maxGroup);
-      let failure: unknown;
-      try {
-        await this.writeRows(group.map((entry) => entry.row));
-      } catch (error) {
-        failure = error ?? new Error('grouped write failed');
-      }
-      for (const entry of group) entry.settle(failure);
+  private async runOne(group: typeof this.pending): Promise<void> {
+    this.inFlight += 1;
+    let outputs: Output[] = [];
+    let failure: unknown;
+    try {
+      outputs = await this.runGroup(group.map((entry) => entry.input));
+    } catch (error) {
+      failure = error ?? new Error('grouped statement failed');
     }
-    this.writing = false;
+    this.inFlight -= 1;
+    group.forEach((entry, index) => {
+      entry.settle(failure, outputs[index]);
+    });
+    this.scheduleFlush();
+  }
+}
+
+/**
+ * Rows that concurrent requests each need written before they answer (audit rows), written as
+ * one multi-row statement per group: a request's `add` resolves once its row is written.
+ */
+export class GroupedWriter<Row> {
+  private readonly calls: GroupedCalls<Row, undefined>;
+
+  constructor(writeRows: (rows: Row[]) => Promise<void>, maxGroup = 500) {
+    this.calls = new GroupedCalls(async (rows) => {
+      await writeRows(rows);
+      return rows.map(() => undefined);
+    }, maxGroup);
+  }
+
+  add(row: Row): Promise<void> {
+    return this.calls.call(row);
   }
 }
