@@ -41,11 +41,12 @@ export const ordersRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app,
     },
     async (request, reply) => {
       const scope = scopeOf(request);
-      // Without an Idempotency-Key the reservation is one autocommit INSERT, no transaction around
-      // it; with one, its answer is stored in the reservation's transaction.
+      // Without an Idempotency-Key the reservation is an autocommit INSERT grouped with concurrent
+      // requests' (no transaction around it); with one, its answer is stored in the reservation's
+      // transaction.
       const outcome = await reserve(ctx, scope, request.body, (prepared) =>
         !hasIdempotencyKey(request)
-          ? storeReservation(ctx, ctx.db, scope, prepared)
+          ? storeReservation(ctx, undefined, scope, prepared)
           : runIdempotent(ctx, request, idempotencyScope(scope), (tx) =>
               storeReservation(ctx, tx, scope, prepared),
             ),

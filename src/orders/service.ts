@@ -1,6 +1,7 @@
 import type { Scope } from '../identity/types.ts';
 import type { AppContext } from '../platform/context.ts';
-import type { Queryable, Tx } from '../platform/db/pool.ts';
+import { GroupedCalls } from '../platform/db/grouped-writer.ts';
+import type { Tx } from '../platform/db/pool.ts';
 import { notFound } from '../platform/errors.ts';
 import { newReservationId } from '../platform/ids.ts';
 import { type Money, parsePositiveAmount } from '../platform/money.ts';
@@ -18,7 +19,13 @@ import { checkCountry, checkCurrencyForCountry, checkDest, checkReferrer } from 
 import { readReserveRequest, type StoredRequest } from './reservation-request.ts';
 import { type ReservationView, reservationView, storedQuote } from './reservation-view.ts';
 import type { PartnerQuoteBody, ReserveBody } from './schemas.ts';
-import { findReservation, findReservationById, insertReservation, markReservationUsed } from './store.ts';
+import {
+  findReservation,
+  findReservationById,
+  insertReservations,
+  markReservationUsed,
+  type NewReservation,
+} from './store.ts';
 import { RESERVATION_LIFETIME_MS } from './supported.ts';
 
 export interface PreparedReservation {
@@ -77,19 +84,37 @@ async function prepareReservation(
   return { request: request.stored, priced, pricingGeneration: settings.generation };
 }
 
+/** Statement size bound: a group of more waits for the next one. */
+const MAX_GROUP = 200;
+const groupedInserts = new WeakMap<AppContext, GroupedCalls<NewReservation, boolean>>();
+
 /**
- * Stores a prepared reservation for 15 minutes by the service clock (§2.2): one statement, on the
- * pool or in the caller's transaction.
+ * Reservations of concurrent requests stored by one autocommit statement per group: one commit
+ * (one WAL flush) for the group instead of one per reservation. Each request learns whether its
+ * own row was stored.
+ */
+function groupedReservations(ctx: AppContext): GroupedCalls<NewReservation, boolean> {
+  let inserts = groupedInserts.get(ctx);
+  if (!inserts) {
+    inserts = new GroupedCalls((reservations) => insertReservations(ctx.db, reservations), MAX_GROUP);
+    groupedInserts.set(ctx, inserts);
+  }
+  return inserts;
+}
+
+/**
+ * Stores a prepared reservation for 15 minutes by the service clock (§2.2): in the caller's
+ * transaction when given one, else grouped with concurrent requests' (autocommit).
  */
 export async function storeReservation(
   ctx: AppContext,
-  q: Queryable,
+  tx: Tx | undefined,
   scope: Scope,
   prepared: PreparedReservation,
 ) {
   const id = newReservationId();
   const createdAtMs = ctx.clock.nowMs();
-  const stored = await insertReservation(q, {
+  const reservation: NewReservation = {
     id,
     partnerId: scope.partnerId,
     accountId: scope.accountId,
@@ -99,7 +124,10 @@ export async function storeReservation(
     pricingGeneration: prepared.pricingGeneration,
     createdAtMs,
     expiresAtMs: createdAtMs + RESERVATION_LIFETIME_MS,
-  });
+  };
+  const stored = tx
+    ? (await insertReservations(tx, [reservation]))[0]
+    : await groupedReservations(ctx).call(reservation);
   if (!stored) throw new PricingChanged();
   return { url: checkoutUrl(ctx, scope, id, prepared.request), reservation: id };
 }

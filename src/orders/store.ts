@@ -49,43 +49,83 @@ function decimalMap(map: Record<string, { toFixed(): string }>): string {
   return json ? `${json}}` : '{}';
 }
 
-/**
- * One statement, alone (autocommit) or in the caller's transaction. It stores the row only if the
- * pricing generation is still the one the request was checked and quoted at, and says whether it
- * did: false means the prices or fees changed since this process read them (another process's
- * PUT), and the caller quotes again.
- */
-export async function insertReservation(q: Queryable, r: NewReservation): Promise<boolean> {
+/** One reservation's columns, in insertReservations' parameter order. */
+function reservationColumns(r: NewReservation): unknown[] {
   const quote = r.quote;
-  const { rowCount } = await q.query(
+  return [
+    r.id,
+    r.partnerId,
+    r.accountId,
+    JSON.stringify(r.request),
+    quote !== undefined,
+    quote?.sourceCurrency ?? null,
+    quote?.destCurrency ?? null,
+    quote?.sourceAmount.toFixed() ?? null,
+    quote?.sourceAmountWithoutFees.toFixed() ?? null,
+    quote?.destAmount.toFixed() ?? null,
+    quote?.exchangeRate.toFixed() ?? null,
+    quote ? decimalMap(quote.fees) : null,
+    quote ? decimalMap(quote.equivalencies) : null,
+    r.derivation ? JSON.stringify(r.derivation) : null,
+    r.createdAtMs,
+    r.expiresAtMs,
+    r.pricingGeneration,
+  ];
+}
+
+const COLUMN_TYPES = [
+  'text',
+  'text',
+  'text',
+  'jsonb',
+  'boolean',
+  'text',
+  'text',
+  'numeric',
+  'numeric',
+  'numeric',
+  'numeric',
+  'jsonb',
+  'jsonb',
+  'jsonb',
+  'bigint',
+  'bigint',
+  'bigint',
+];
+
+/**
+ * One statement for many reservations (concurrent requests, see groupedReservations in
+ * service.ts), alone (autocommit) or in the caller's transaction. It stores a row only if the
+ * pricing generation is still the one its request was checked and quoted at, and says for each
+ * whether it did: false means the prices or fees changed since this process read them (another
+ * process's PUT), and the caller quotes again.
+ */
+export async function insertReservations(
+  q: Queryable,
+  reservations: readonly NewReservation[],
+): Promise<boolean[]> {
+  const columns = COLUMN_TYPES.map(() => [] as unknown[]);
+  for (const reservation of reservations)
+    reservationColumns(reservation).forEach((value, index) => {
+      columns[index]!.push(value);
+    });
+  const { rows } = await q.query<{ id: string }>(
     `INSERT INTO reservations (id, partner_id, account_id, request, quote_locked, source_currency, dest_currency,
        source_amount, source_amount_without_fees, dest_amount, exchange_rate, fees, equivalencies, rate_derivation,
        created_at, expires_at)
-     SELECT $1::text, $2::text, $3::text, $4::jsonb, $5::boolean, $6::text, $7::text,
-       $8::numeric, $9::numeric, $10::numeric, $11::numeric, $12::jsonb, $13::jsonb, $14::jsonb,
-       to_timestamp($15::bigint / 1000.0), to_timestamp($16::bigint / 1000.0)
-     FROM pricing_generation WHERE id AND generation = $17::bigint`,
-    [
-      r.id,
-      r.partnerId,
-      r.accountId,
-      JSON.stringify(r.request),
-      quote !== undefined,
-      quote?.sourceCurrency ?? null,
-      quote?.destCurrency ?? null,
-      quote?.sourceAmount.toFixed() ?? null,
-      quote?.sourceAmountWithoutFees.toFixed() ?? null,
-      quote?.destAmount.toFixed() ?? null,
-      quote?.exchangeRate.toFixed() ?? null,
-      quote ? decimalMap(quote.fees) : null,
-      quote ? decimalMap(quote.equivalencies) : null,
-      r.derivation ? JSON.stringify(r.derivation) : null,
-      r.createdAtMs,
-      r.expiresAtMs,
-      r.pricingGeneration,
-    ],
+     SELECT r.id, r.partner_id, r.account_id, r.request, r.quote_locked, r.source_currency, r.dest_currency,
+       r.source_amount, r.source_amount_without_fees, r.dest_amount, r.exchange_rate, r.fees, r.equivalencies,
+       r.rate_derivation, to_timestamp(r.created_ms / 1000.0), to_timestamp(r.expires_ms / 1000.0)
+     FROM unnest(${COLUMN_TYPES.map((type, index) => `$${index + 1}::${type}[]`).join(', ')})
+          AS r(id, partner_id, account_id, request, quote_locked, source_currency, dest_currency, source_amount,
+               source_amount_without_fees, dest_amount, exchange_rate, fees, equivalencies, rate_derivation,
+               created_ms, expires_ms, generation)
+     JOIN pricing_generation g ON g.id AND g.generation = r.generation
+     RETURNING id`,
+    columns,
   );
-  return rowCount === 1;
+  const stored = new Set(rows.map((row) => row.id));
+  return reservations.map((reservation) => stored.has(reservation.id));
 }
 
 /**

@@ -202,6 +202,26 @@ describe('POST /v3/orders/reserve, rate-locked', () => {
   });
 });
 
+describe('concurrent reservations (stored together, one statement per group)', () => {
+  it('each of 40 at once is stored once, under its own id, with its own request', async () => {
+    const amounts = Array.from({ length: 40 }, (_, i) => String(100 + i));
+    const responses = await Promise.all(
+      amounts.map((sourceAmount) =>
+        postSigned(t, partner, '/v3/orders/reserve', lockedBody(partner, { sourceAmount })),
+      ),
+    );
+    const ids: string[] = [];
+    for (const response of responses) {
+      const text = await response.text();
+      expect(response.status, text).toBe(200);
+      ids.push((JSON.parse(text) as { reservation: string }).reservation);
+    }
+    expect(new Set(ids).size).toBe(40);
+    const read = await Promise.all(ids.map((id) => readBack(id)));
+    expect(read.map((reservation) => reservation.sourceAmount)).toEqual(amounts.map(Number));
+  });
+});
+
 describe('POST /v3/orders/reserve without a rate lock (amount)', () => {
   it('stores the request, with quoteLockRequest false and no quote; unset fields "" or null', async () => {
     const { reservation } = await reserve(t, partner, {
