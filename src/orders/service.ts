@@ -1,6 +1,6 @@
 import type { Scope } from '../identity/types.ts';
 import type { AppContext } from '../platform/context.ts';
-import { GroupedCalls } from '../platform/db/grouped-writer.ts';
+import { GroupedCalls, perContext } from '../platform/db/grouped-writer.ts';
 import type { Tx } from '../platform/db/pool.ts';
 import { notFound } from '../platform/errors.ts';
 import { newReservationId } from '../platform/ids.ts';
@@ -86,21 +86,15 @@ async function prepareReservation(
 
 /** Statement size bound: a group of more waits for the next one. */
 const MAX_GROUP = 200;
-const groupedInserts = new WeakMap<AppContext, GroupedCalls<NewReservation, boolean>>();
-
 /**
  * Reservations of concurrent requests stored by one autocommit statement per group: one commit
  * (one WAL flush) for the group instead of one per reservation. Each request learns whether its
  * own row was stored.
  */
-function groupedReservations(ctx: AppContext): GroupedCalls<NewReservation, boolean> {
-  let inserts = groupedInserts.get(ctx);
-  if (!inserts) {
-    inserts = new GroupedCalls((reservations) => insertReservations(ctx.db, reservations), MAX_GROUP);
-    groupedInserts.set(ctx, inserts);
-  }
-  return inserts;
-}
+const groupedReservations = perContext(
+  (ctx: AppContext) =>
+    new GroupedCalls((reservations: NewReservation[]) => insertReservations(ctx.db, reservations), MAX_GROUP),
+);
 
 /**
  * Stores a prepared reservation for 15 minutes by the service clock (§2.2): in the caller's

@@ -2,7 +2,7 @@ import pg from 'pg';
 import type { Scope } from '../identity/types.ts';
 import { combinedEntries, type EntryArguments, entryArguments } from '../ledger/service.ts';
 import type { AppContext } from '../platform/context.ts';
-import { GroupedWriter } from '../platform/db/grouped-writer.ts';
+import { GroupedWriter, perContext } from '../platform/db/grouped-writer.ts';
 import { newId } from '../platform/ids.ts';
 import {
   creationCallbacks,
@@ -122,7 +122,7 @@ class SettledBatches {
   }
 }
 
-const batchesByContext = new WeakMap<AppContext, SettledBatches>();
+const batchesOf = perContext((ctx: AppContext) => new SettledBatches(ctx));
 
 /**
  * Creates a book transfer with autoConfirm outside any transaction of the caller's, together
@@ -133,10 +133,5 @@ export function createSettledTogether(
   scope: Scope,
   prepared: PreparedTransfer,
 ): Promise<TransferView> {
-  let batches = batchesByContext.get(ctx);
-  if (!batches) {
-    batches = new SettledBatches(ctx);
-    batchesByContext.set(ctx, batches);
-  }
-  return batches.create(scope, prepared);
+  return batchesOf(ctx).create(scope, prepared);
 }

@@ -1,6 +1,7 @@
 import type { Scope } from '../identity/types.ts';
 import type { AppContext } from '../platform/context.ts';
-import type { Queryable, Tx } from '../platform/db/pool.ts';
+import { GroupedCalls, perContext } from '../platform/db/grouped-writer.ts';
+import type { Tx } from '../platform/db/pool.ts';
 import { newId } from '../platform/ids.ts';
 import { actingUser, checkUserAccess, requireUsersApi } from './access.ts';
 import { assignDepositAddresses } from './deposit-addresses.ts';
@@ -9,7 +10,15 @@ import { type StoredField, validateFieldValue } from './fields.ts';
 import { isScopeName, lockedFields, type ScopeName } from './scope-rules.ts';
 import { advanceScopes } from './scopes-service.ts';
 import { partnerRef, type UserView, userView } from './user-view.ts';
-import { findUserSnapshot, insertUser, listScopes, type ScopeRow, saveUserFields } from './users-store.ts';
+import {
+  findUserSnapshots,
+  insertUser,
+  listScopes,
+  type ScopeRow,
+  saveUserFields,
+  type UserLookup,
+  type UserSnapshot,
+} from './users-store.ts';
 
 export interface CreateUserInput {
   fields?: Record<string, unknown>;
@@ -67,14 +76,29 @@ function applyFields(
   return next;
 }
 
-/** The User answer as committed state shows it (inside `q`'s transaction when given one). */
+/** Statement size bound for grouped reads: a group of more waits for the next one. */
+const MAX_GROUP = 200;
+/** Concurrent GETs of users read together: one statement per group (GroupedCalls). */
+const groupedSnapshots = perContext(
+  (ctx: AppContext) =>
+    new GroupedCalls((lookups: UserLookup[]) => findUserSnapshots(ctx.db, lookups), MAX_GROUP),
+);
+
+type SnapshotReader = (lookup: UserLookup) => Promise<UserSnapshot | undefined>;
+
+/** Inside a transaction: the user as that transaction sees it. */
+function snapshotIn(tx: Tx): SnapshotReader {
+  return async (lookup) => (await findUserSnapshots(tx, [lookup]))[0];
+}
+
+/** The User answer as committed state shows it, read by `read` (snapshotIn or grouped). */
 async function viewOf(
-  q: Queryable,
+  read: SnapshotReader,
   partnerId: string,
   userId: string,
   only?: ScopeName[],
 ): Promise<UserView> {
-  const snapshot = await findUserSnapshot(q, partnerId, userId);
+  const snapshot = await read({ partnerId, userId });
   if (!snapshot) throw userErrors.masqueradeRequired();
   const { user, scopes, hasActivePaymentMethod, depositAddresses, balances } = snapshot;
   const facts = { fields: user.fields, onboarding: user.onboarding_status, hasActivePaymentMethod };
@@ -106,13 +130,14 @@ export async function createUser(
   });
   await assignDepositAddresses(ctx, tx, scope.partnerId, `user:${user.id}`, input.blockchains ?? []);
   await advanceScopes(ctx, tx, user, 'user.created', scopes.length > 0 ? scopes : ['TRANSFER']);
-  return viewOf(tx, user.partner_id, user.id);
+  return viewOf(snapshotIn(tx), user.partner_id, user.id);
 }
 
 export async function getUser(ctx: AppContext, scope: Scope, userId: string, scopesQuery?: string) {
   const only = parseScopesQuery(scopesQuery);
   checkUserAccess(scope, userId);
-  return viewOf(ctx.db, scope.partnerId, userId, only);
+  const grouped = groupedSnapshots(ctx);
+  return viewOf((lookup) => grouped.call(lookup), scope.partnerId, userId, only);
 }
 
 /** POST /v3/users/{id}: submits fields (and, as Wyre allowed, more scopes or chains); all or nothing. */
@@ -133,5 +158,5 @@ export async function updateUser(
   await assignDepositAddresses(ctx, tx, user.partner_id, `user:${user.id}`, input.blockchains ?? []);
   const updated = { ...user, fields };
   await advanceScopes(ctx, tx, updated, 'user.updated', extraScopes);
-  return viewOf(tx, user.partner_id, user.id);
+  return viewOf(snapshotIn(tx), user.partner_id, user.id);
 }

@@ -127,45 +127,63 @@ export interface UserSnapshot {
   scopes: ScopeRow[];
   hasActivePaymentMethod: boolean;
   depositAddresses: Record<string, string>;
-  /** Read through the ledger's function ledger_balances_json (migration 013). */
+  /** Read through the ledger's function ledger_balances_json_of (migration 015). */
   balances: Balances;
 }
 
+export interface UserLookup {
+  partnerId: string;
+  userId: string;
+}
+
 /**
- * Everything a User answer shows, in one round trip: the read path (GET /v3/users/{id}) is the
- * Users API's hottest, and five separate queries cost more than the work they do.
+ * Everything a User answer shows, for many users in one round trip (concurrent GETs, grouped
+ * in users-service.ts): the read path (GET /v3/users/{id}) is the Users API's hottest, and five
+ * separate queries cost more than the work they do. Answers in input order; undefined when the
+ * partner has no such user. Balances come from one call of the ledger's ledger_balances_json_of
+ * (migration 015) for the whole group.
  */
-export async function findUserSnapshot(q: Queryable, partnerId: string, userId: string) {
+export async function findUserSnapshots(
+  q: Queryable,
+  lookups: readonly UserLookup[],
+): Promise<(UserSnapshot | undefined)[]> {
   const { rows } = await q.query<
     UserRow & {
+      ord: number;
       scopes: { scope: ScopeName; status: ScopeStatus; submitted_at: string | null }[];
       has_pm: boolean;
       addresses: Record<string, string>;
-      balances: BalancesJson;
+      balances: BalancesJson | null;
     }
   >(
-    `SELECT u.id, u.partner_id, u.owner_account_id, u.type, u.fields, u.onboarding_status, u.created_at,
+    `WITH found AS (
+       SELECT r.ord, u.id, u.partner_id, u.owner_account_id, u.type, u.fields, u.onboarding_status, u.created_at
+       FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS r(partner_id, user_id, ord)
+       JOIN users u ON u.partner_id = r.partner_id AND u.id = r.user_id)
+     SELECT found.*,
        (SELECT coalesce(json_agg(json_build_object('scope', s.scope, 'status', s.status, 'submitted_at', s.submitted_at)
                  ORDER BY array_position(ARRAY['TRANSFER', 'DEBIT_CARD_L2', 'ACH'], s.scope)), '[]'::json)
-          FROM user_scopes s WHERE s.partner_id = u.partner_id AND s.user_id = u.id) AS scopes,
+          FROM user_scopes s WHERE s.partner_id = found.partner_id AND s.user_id = found.id) AS scopes,
        EXISTS (SELECT 1 FROM payment_methods p
-               WHERE p.partner_id = u.partner_id AND p.user_id = u.id AND p.status = 'ACTIVE') AS has_pm,
+               WHERE p.partner_id = found.partner_id AND p.user_id = found.id AND p.status = 'ACTIVE') AS has_pm,
        (SELECT coalesce(json_object_agg(d.currency, d.address ORDER BY d.currency), '{}'::json)
-          FROM deposit_addresses d WHERE d.partner_id = u.partner_id AND d.owner = 'user:' || u.id) AS addresses,
-       ledger_balances_json('user:' || u.id) AS balances
-     FROM users u WHERE u.partner_id = $1 AND u.id = $2`,
-    [partnerId, userId],
+          FROM deposit_addresses d WHERE d.partner_id = found.partner_id AND d.owner = 'user:' || found.id) AS addresses,
+       b.balances
+     FROM found
+     LEFT JOIN ledger_balances_json_of(ARRAY(SELECT 'user:' || id FROM found)) AS b ON b.owner = 'user:' || found.id`,
+    [lookups.map((lookup) => lookup.partnerId), lookups.map((lookup) => lookup.userId)],
   );
-  const row = rows[0];
-  if (!row) return undefined;
-  const { scopes, has_pm, addresses, balances, ...user } = row;
-  return {
-    user,
-    scopes: scopes.map((s) => ({ ...s, submitted_at: s.submitted_at ? new Date(s.submitted_at) : null })),
-    hasActivePaymentMethod: has_pm,
-    depositAddresses: addresses,
-    balances: balancesFromJson(balances),
-  } satisfies UserSnapshot;
+  const snapshots: (UserSnapshot | undefined)[] = new Array(lookups.length).fill(undefined);
+  for (const { ord, scopes, has_pm, addresses, balances, ...user } of rows) {
+    snapshots[ord - 1] = {
+      user,
+      scopes: scopes.map((s) => ({ ...s, submitted_at: s.submitted_at ? new Date(s.submitted_at) : null })),
+      hasActivePaymentMethod: has_pm,
+      depositAddresses: addresses,
+      balances: balancesFromJson(balances ?? []),
+    };
+  }
+  return snapshots;
 }
 
 export interface ReviewRow {

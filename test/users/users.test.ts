@@ -143,6 +143,28 @@ describe('GET /v3/users/{id}', () => {
     await expectError(response, 400, 'ValidationException', { problematicField: 'scopes' });
   });
 
+  it('answers 20 concurrent reads of 20 users (read together) each with its own user and balances', async () => {
+    const users = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => createUser(t, partner, { fields: { firstName: `Reader${i}` } })),
+    );
+    // Give every other user a balance of its own, so a mix-up would show.
+    for (const [i, each] of users.entries()) {
+      if (i % 2) continue;
+      const response = await operatorCall(t, 'POST', '/operator/v1/ledger/credits', {
+        owner: `user:${each.id}`,
+        currency: 'USD',
+        amount: `${i + 1}.25`,
+      });
+      expect(response.status).toBe(200);
+    }
+    const reads = await Promise.all(users.map((each) => readUser(t, partner, each.id)));
+    reads.forEach((read, i) => {
+      expect(read.id).toBe(users[i]!.id);
+      expect(read.fields.firstName?.value).toBe(`Reader${i}`);
+      expect(read.totalBalances).toEqual(i % 2 ? {} : { USD: i + 1.25 });
+    });
+  });
+
   it('needs masqueradeAs of the same user', async () => {
     const bare = await signedFetch(t, partner, { path: `/v3/users/${user.id}` });
     await expectError(bare, 403, 'AccessDeniedException');
