@@ -21,9 +21,6 @@ import {
 } from './signature.ts';
 import type { Caller } from './types.ts';
 
-/** Statement size bound for grouped lookups: a group of more waits for the next one. */
-const MAX_GROUP = 200;
-
 const API_KEY_SHAPE = /^[\x21-\x7e]{1,64}$/;
 const BEARER = /^Bearer ([\x21-\x7e]{1,512})$/;
 
@@ -58,8 +55,8 @@ export class Authenticator {
 
   constructor(private readonly ctx: AppContext) {
     this.secrets = new SigningSecretCache(ctx.config.masterKey);
-    this.bearerLookups = new GroupedCalls((lookups) => findLiveKeysBySecretHash(ctx.db, lookups), MAX_GROUP);
-    this.signatureUses = new GroupedCalls((uses) => recordSignatureUses(ctx.asyncCommitDb, uses), MAX_GROUP);
+    this.bearerLookups = new GroupedCalls((lookups) => findLiveKeysBySecretHash(ctx.db, lookups));
+    this.signatureUses = new GroupedCalls((uses) => recordSignatureUses(ctx.asyncCommitDb, uses));
   }
 
   async authenticate(request: FastifyRequest): Promise<Caller> {

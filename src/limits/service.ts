@@ -1,11 +1,18 @@
 import { partnerIdOf } from '../identity/webhook-secret.ts';
 import type { AppContext } from '../platform/context.ts';
+import { GroupedCalls, perContext } from '../platform/db/grouped-writer.ts';
 import type { Queryable, Tx } from '../platform/db/pool.ts';
 import { Money } from '../platform/money.ts';
 import { approvedScopesOf } from '../users/scopes-service.ts';
 import { limitErrors } from './errors.ts';
 import { findOverride, type StoredLimits } from './overrides-store.ts';
-import { deleteSpend, largestSpent, lockSpendKeys, recordSpendWithin } from './spend-store.ts';
+import {
+  deleteSpend,
+  largestSpentOf,
+  lockSpendKeys,
+  recordSpendWithin,
+  type SpentRead,
+} from './spend-store.ts';
 import { defaultLimits, type LimitTable, type LimitTier, WINDOWS, type WindowName } from './tables.ts';
 
 /** Spec §2.4, all in USD. */
@@ -118,13 +125,18 @@ export function forgetCachedOverride(partnerId: string): void {
   overrideCache.delete(partnerId);
 }
 
+/** Concurrent limits reads answered by one statement per group (GroupedCalls). */
+const groupedSpentReads = perContext(
+  (ctx: AppContext) => new GroupedCalls((reads: SpentRead[]) => largestSpentOf(ctx.db, reads)),
+);
+
 export async function currentLimits(
   ctx: AppContext,
   subject: LimitsSubject,
   keys: string[],
 ): Promise<LimitsView> {
   const override = subject.partnerId ? await cachedOverride(ctx, subject.partnerId) : undefined;
-  const sums = await largestSpent(ctx.db, keys, windowStarts(ctx.clock.nowMs()));
+  const sums = await groupedSpentReads(ctx).call({ keys, startsMs: windowStarts(ctx.clock.nowMs()) });
   return view(tableOf(override, subject), spentOf(sums));
 }
 

@@ -16,9 +16,9 @@ const LATEST = `JOIN LATERAL (
     SELECT running_usd FROM card_spend WHERE spend_key = k.key ORDER BY at DESC, order_id DESC LIMIT 1
   ) AS latest ON true`;
 
-/** The key's running total just before the instant in parameter n; 0 when nothing is older. */
-const BEFORE = (n: number) => `COALESCE((
-    SELECT running_usd FROM card_spend WHERE spend_key = k.key AND at < ${AT(n)}
+/** The key's running total just before `instant` (an SQL timestamptz); 0 when nothing is older. */
+const BEFORE = (instant: string) => `COALESCE((
+    SELECT running_usd FROM card_spend WHERE spend_key = k.key AND at < ${instant}
     ORDER BY at DESC, order_id DESC LIMIT 1), 0)`;
 
 /**
@@ -32,7 +32,7 @@ function largestSpentSince(
 ): string {
   const columns = Array.from(
     { length: windows },
-    (_, index) => `COALESCE(max(latest.running_usd - ${BEFORE(startParam(index))}), 0) AS w${index}`,
+    (_, index) => `COALESCE(max(latest.running_usd - ${BEFORE(AT(startParam(index)))}), 0) AS w${index}`,
   );
   return `SELECT ${columns.join(', ')} FROM unnest($${keysParam}::text[]) AS k(key) ${LATEST}`;
 }
@@ -41,22 +41,55 @@ function largestSpentSince(
 const spentTexts = new Map<number, string>();
 
 /**
- * Since each of `startsMs`, the most any one of `keys` spent (a limit holds per key), in one
- * round trip; spend is never recorded after "now" (the service clock only moves forward), so a
- * key's last row closes every window.
+ * Parameters: 1 every read's keys, 2 the read (1-based) each key belongs to, then per window the
+ * reads' window starts. Per read and window, the most any of its keys spent since the start.
  */
-export async function largestSpent(
-  q: Queryable,
-  keys: readonly string[],
-  startsMs: readonly number[],
-): Promise<string[]> {
-  let text = spentTexts.get(startsMs.length);
+function largestSpentOfText(windows: number): string {
+  const names = Array.from({ length: windows }, (_, index) => `s${index}`);
+  const columns = names.map(
+    (name, index) =>
+      `COALESCE(max(latest.running_usd - ${BEFORE(`to_timestamp(s.${name} / 1000.0)`)}), 0) AS w${index}`,
+  );
+  const starts = names.map((_, index) => `$${3 + index}::bigint[]`);
+  return `SELECT k.ord, ${columns.join(', ')}
+  FROM unnest($1::text[], $2::int[]) AS k(key, ord)
+  JOIN unnest(${starts.join(', ')}) WITH ORDINALITY AS s(${names.join(', ')}, ord) ON s.ord = k.ord
+  ${LATEST}
+  GROUP BY k.ord`;
+}
+
+export interface SpentRead {
+  keys: readonly string[];
+  /** Per window, the instant it starts at. */
+  startsMs: readonly number[];
+}
+
+/**
+ * For many reads in one round trip (concurrent limits requests, grouped in service.ts): per read
+ * and window, the most any one of its keys spent since the window's start (a limit holds per
+ * key), as decimal text; keys with no spend count 0. Spend is never recorded after "now" (the
+ * service clock only moves forward), so a key's last row closes every window.
+ */
+export async function largestSpentOf(q: Queryable, reads: readonly SpentRead[]): Promise<string[][]> {
+  const windows = reads[0]?.startsMs.length ?? 0;
+  let text = spentTexts.get(windows);
   if (text === undefined) {
-    text = largestSpentSince(1, (index) => 2 + index, startsMs.length);
-    spentTexts.set(startsMs.length, text);
+    text = largestSpentOfText(windows);
+    spentTexts.set(windows, text);
   }
-  const { rows } = await q.query<Record<string, string>>(text, [keys, ...startsMs]);
-  return startsMs.map((_, index) => rows[0]![`w${index}`]!);
+  const keys: string[] = [];
+  const owners: number[] = [];
+  reads.forEach((read, index) => {
+    for (const key of read.keys) {
+      keys.push(key);
+      owners.push(index + 1);
+    }
+  });
+  const starts = Array.from({ length: windows }, (_, window) => reads.map((read) => read.startsMs[window]!));
+  const { rows } = await q.query<Record<string, string> & { ord: number }>(text, [keys, owners, ...starts]);
+  const sums = reads.map(() => Array.from({ length: windows }, () => '0'));
+  for (const row of rows) sums[row.ord - 1] = sums[row.ord - 1]!.map((_, window) => row[`w${window}`]!);
+  return sums;
 }
 
 /** The advisory lock of one spend key (column `key`): written once, so every taker locks alike. */

@@ -84,8 +84,6 @@ async function prepareReservation(
   return { request: request.stored, priced, pricingGeneration: settings.generation };
 }
 
-/** Statement size bound: a group of more waits for the next one. */
-const MAX_GROUP = 200;
 /**
  * Reservations of concurrent requests stored by one autocommit statement per group: one commit
  * (one WAL flush) for the group instead of one per reservation. Each request learns whether its
@@ -93,7 +91,7 @@ const MAX_GROUP = 200;
  */
 const groupedReservations = perContext(
   (ctx: AppContext) =>
-    new GroupedCalls((reservations: NewReservation[]) => insertReservations(ctx.db, reservations), MAX_GROUP),
+    new GroupedCalls((reservations: NewReservation[]) => insertReservations(ctx.db, reservations)),
 );
 
 /**

@@ -76,12 +76,9 @@ function applyFields(
   return next;
 }
 
-/** Statement size bound for grouped reads: a group of more waits for the next one. */
-const MAX_GROUP = 200;
 /** Concurrent GETs of users read together: one statement per group (GroupedCalls). */
 const groupedSnapshots = perContext(
-  (ctx: AppContext) =>
-    new GroupedCalls((lookups: UserLookup[]) => findUserSnapshots(ctx.db, lookups), MAX_GROUP),
+  (ctx: AppContext) => new GroupedCalls((lookups: UserLookup[]) => findUserSnapshots(ctx.db, lookups)),
 );
 
 type SnapshotReader = (lookup: UserLookup) => Promise<UserSnapshot | undefined>;

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordSpend, releaseSpend } from '../../src/limits/service.ts';
-import { deleteSpend, largestSpent, lockSpendKeys, recordSpendWithin } from '../../src/limits/spend-store.ts';
+import { deleteSpend, largestSpentOf, lockSpendKeys, recordSpendWithin } from '../../src/limits/spend-store.ts';
 import { Clock } from '../../src/platform/clock.ts';
 import type { AppContext } from '../../src/platform/context.ts';
 import { MIGRATIONS_DIR, migrate, readMigrations } from '../../src/platform/db/migrate.ts';
@@ -11,6 +11,11 @@ import { type Db, type Queryable, withTransaction } from '../../src/platform/db/
 import { ApiError } from '../../src/platform/errors.ts';
 import { Money } from '../../src/platform/money.ts';
 import { freshDatabase, type TestDatabase } from '../helpers/db.ts';
+
+/** One read of largestSpentOf: per window start, the most one of `keys` spent since. */
+async function largestSpent(q: Queryable, keys: string[], startsMs: number[]): Promise<string[]> {
+  return (await largestSpentOf(q, [{ keys, startsMs }]))[0]!;
+}
 
 const HOUR = 3600 * 1000;
 const DAY = 24 * HOUR;
@@ -107,6 +112,28 @@ describe('card spend running totals', () => {
     }
   });
 
+  it('answer many reads in one statement, each as it would be answered alone', async () => {
+    await record('WO_GROUPED0001', ['test:grouped:a'], '30', T0);
+    await record('WO_GROUPED0002', ['test:grouped:b'], '12.5', T0 + HOUR);
+    await record('WO_GROUPED0003', ['test:grouped:a', 'test:grouped:b'], '7', T0 + 2 * HOUR);
+    const starts = [T0 - DAY, T0 + HOUR, T0 + 3 * HOUR];
+    const reads = [
+      { keys: ['test:grouped:a'], startsMs: starts },
+      { keys: ['test:grouped:none'], startsMs: starts },
+      { keys: ['test:grouped:b', 'test:grouped:a'], startsMs: starts },
+      { keys: ['test:grouped:b'], startsMs: [T0 - DAY, T0 + 2 * HOUR, T0 + 2 * HOUR + 1] },
+    ];
+    const together = await largestSpentOf(db, reads);
+    const alone = await Promise.all(reads.map((read) => largestSpent(db, read.keys, read.startsMs)));
+    expect(together).toEqual(alone);
+    expect(together.map((sums) => sums.map((value) => new Money(value).toFixed(2)))).toEqual([
+      ['37.00', '7.00', '0.00'],
+      ['0.00', '0.00', '0.00'],
+      ['37.00', '19.50', '0.00'],
+      ['19.50', '7.00', '0.00'],
+    ]);
+  });
+
   it('record nothing when the amount is over a window’s room, and exactly the room fits', async () => {
     const key = 'test:room';
     await record('WO_ROOM000001', [key], '400', T0);
@@ -150,7 +177,7 @@ describe('card spend running totals', () => {
           );
           const plan = rows[0]!['QUERY PLAN'][0]!.Plan;
           pages = plan['Shared Hit Blocks']! + plan['Shared Read Blocks']!;
-          return { rows: [{ w0: '0', w1: '0', w2: '0' }] };
+          return { rows: [{ ord: 1, w0: '0', w1: '0', w2: '0' }] };
         },
       } as unknown as Queryable;
       await largestSpent(explaining, [key], [T0 - DAY, T0 - 7 * DAY, T0 - 365 * DAY]);

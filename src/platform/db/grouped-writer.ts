@@ -12,13 +12,14 @@ export class GroupedCalls<Input, Output> {
   private flushScheduled = false;
 
   /**
-   * `runGroup` answers one output per input, in the inputs' order. Up to `maxInFlight` groups
+   * `runGroup` answers one output per input, in the inputs' order; a group holds at most
+   * `maxGroup` inputs (more wait for the next), which bounds a statement's size. Up to `maxInFlight` groups
    * run at once (each on its own pooled connection): with one, every request waits for the
    * previous group's whole round trip even when the database has cores to spare.
    */
   constructor(
     private readonly runGroup: (inputs: Input[]) => Promise<Output[]>,
-    private readonly maxGroup = 500,
+    private readonly maxGroup = 200,
     private readonly maxInFlight = 1,
   ) {}
 
@@ -67,7 +68,7 @@ export class GroupedCalls<Input, Output> {
 export class GroupedWriter<Row> {
   private readonly calls: GroupedCalls<Row, undefined>;
 
-  constructor(writeRows: (rows: Row[]) => Promise<void>, maxGroup = 500) {
+  constructor(writeRows: (rows: Row[]) => Promise<void>, maxGroup?: number) {
     this.calls = new GroupedCalls(async (rows) => {
       await writeRows(rows);
       return rows.map(() => undefined);
