@@ -136,9 +136,12 @@ async function main(): Promise<void> {
   const spec = await targetSpec(scenario.target, { config, runDir, databaseUrl: databaseUrl(config) });
   // PROFILE_PERF=1: Linux perf instead of V8's profiler (see perfRecord).
   const usePerf = process.env.PROFILE_PERF === '1';
-  const nodeArgs = usePerf
-    ? ['--perf-basic-prof-only-functions']
-    : ['--cpu-prof', `--cpu-prof-dir=${profileDir}`];
+  // PROFILE_NODE_ARGS: extra node options for the server only, e.g. a V8 flag under trial.
+  const extraArgs = (process.env.PROFILE_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const nodeArgs = [
+    ...extraArgs,
+    ...(usePerf ? ['--perf-basic-prof-only-functions'] : ['--cpu-prof', `--cpu-prof-dir=${profileDir}`]),
+  ];
   const server = await startServer({ ...spec, nodeArgs });
   const generator = new LoadGenerator();
   let window: [number, number];
