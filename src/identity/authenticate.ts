@@ -4,7 +4,7 @@ import { GroupedCalls } from '../platform/db/grouped-writer.ts';
 import { authErrors } from './errors.ts';
 import {
   type BearerLookup,
-  findLiveKey,
+  findLiveKeySecret,
   findLiveKeysBySecretHash,
   type KeyWithAccount,
   type RecordedUse,
@@ -95,9 +95,9 @@ export class Authenticator {
     const nowMs = this.ctx.clock.realNow();
     const cached = this.secrets.get(apiKey, nowMs);
     if (cached) return cached;
-    const key = await findLiveKey(this.ctx.db, apiKey);
-    if (!key) throw authErrors.invalidSignature();
-    return this.secrets.open(apiKey, key.secret_sealed, nowMs);
+    const sealed = await findLiveKeySecret(this.ctx.db, apiKey);
+    if (!sealed) throw authErrors.invalidSignature();
+    return this.secrets.open(apiKey, sealed, nowMs);
   }
 
   private async bySignature(request: FastifyRequest, apiKey: string, withBalances: boolean): Promise<Caller> {

@@ -3,15 +3,13 @@ import type { Queryable } from '../platform/db/pool.ts';
 import type { AccountRow } from './accounts-store.ts';
 import type { CallerAccount } from './types.ts';
 
+/** What authentication needs of a key (the listing and management reads select more). */
 export interface KeyRow {
   api_key: string;
   account_id: string | null;
   partner_id: string | null;
   type: 'FULL' | 'READONLY';
-  description: string;
   ip_whitelist: string[];
-  secret_sealed: Buffer;
-  created_at: Date;
 }
 
 /** A live key with its account, as authentication needs it. */
@@ -27,8 +25,7 @@ interface JoinedRow extends KeyRow {
 }
 
 /** The key's columns and its account as one JSON value (see CallerAccount.row). */
-const KEY_COLUMNS = `k.api_key, k.account_id, k.partner_id, k.type, k.description, k.ip_whitelist, k.secret_sealed,
-  k.created_at,
+const KEY_COLUMNS = `k.api_key, k.account_id, k.partner_id, k.type, k.ip_whitelist,
   CASE WHEN a.id IS NULL THEN NULL ELSE json_build_object(
     'id', a.id, 'partner_id', a.partner_id, 'parent_id', a.parent_id, 'kind', a.kind, 'name', a.name,
     'status', a.status, 'type', a.type, 'country', a.country, 'users_api_enabled', a.users_api_enabled,
@@ -36,17 +33,7 @@ const KEY_COLUMNS = `k.api_key, k.account_id, k.partner_id, k.type, k.descriptio
   END AS account_row`;
 
 /** What KEY_COLUMNS answers and the balances, selected from LIVE_WITH_BALANCES. */
-const KEY_OUTPUT = `${[
-  'api_key',
-  'account_id',
-  'partner_id',
-  'type',
-  'description',
-  'ip_whitelist',
-  'secret_sealed',
-  'created_at',
-  'account_row',
-]
+const KEY_OUTPUT = `${['api_key', 'account_id', 'partner_id', 'type', 'ip_whitelist', 'account_row']
   .map((column) => `live.${column}`)
   .join(', ')}, b.balances AS own_balances`;
 
@@ -84,15 +71,13 @@ function inInputOrder<Row extends { ord: number }>(rows: Row[], inputs: number):
   return ordered;
 }
 
-/** A live key by its id, without balances (a signing secret to open). */
-export async function findLiveKey(q: Queryable, apiKey: string): Promise<KeyWithAccount | undefined> {
-  const { rows } = await q.query<JoinedRow>(
-    `SELECT ${KEY_COLUMNS}, NULL::json AS own_balances
-     FROM api_keys k LEFT JOIN accounts a ON a.id = k.account_id
-     WHERE k.api_key = $1 AND k.deleted_at IS NULL`,
+/** A live key's sealed signing secret by the key's id (the secret cache's miss path). */
+export async function findLiveKeySecret(q: Queryable, apiKey: string): Promise<Buffer | undefined> {
+  const { rows } = await q.query<{ secret_sealed: Buffer }>(
+    'SELECT secret_sealed FROM api_keys WHERE api_key = $1 AND deleted_at IS NULL',
     [apiKey],
   );
-  return withAccount(rows[0]);
+  return rows[0]?.secret_sealed;
 }
 
 export interface BearerLookup {

@@ -37,7 +37,7 @@ const CACHE_MAX = 10_000;
 /**
  * Decrypted signing secrets, kept briefly so a signed request costs one AES open per minute
  * per key rather than one per request. Liveness is not cached: every signed request checks
- * in the database that its key still exists (keys-store recordSignatureUse).
+ * in the database that its key still exists (keys-store recordSignatureUses).
  */
 export class SigningSecretCache {
   private readonly entries = new Map<string, { secret: Buffer; expiresAt: number }>();

@@ -21,7 +21,11 @@ export function isWellFormedSignature(value: string): boolean {
   return HEX_SIGNATURE.test(value);
 }
 
-/** Constant-time check of the given hex signature against every candidate URL; all are computed. */
+/**
+ * Constant-time check of the given hex signature against each candidate URL in turn. It stops at
+ * the first match: that only tells the caller which of its own URLs it signed, which it knows;
+ * a signature that matches none takes the same time, all candidates computed, whatever it holds.
+ */
 export function signatureMatches(
   secret: Buffer,
   given: string,
@@ -29,12 +33,7 @@ export function signatureMatches(
   body: Buffer | undefined,
 ): boolean {
   const givenBytes = Buffer.from(given, 'hex');
-  let matched = false;
-  for (const url of candidates) {
-    // No early exit: the time taken does not tell which candidate (if any) matched.
-    if (timingSafeEqual(computeSignature(secret, url, body), givenBytes)) matched = true;
-  }
-  return matched;
+  return candidates.some((url) => timingSafeEqual(computeSignature(secret, url, body), givenBytes));
 }
 
 /**
