@@ -3,7 +3,7 @@ import { callbackOperatorRoutes } from './callbacks/operator-routes.ts';
 import { callbackRoutes } from './callbacks/routes.ts';
 import { registerTransferVisibility } from './callbacks/subscriptions-service.ts';
 import { checkoutRoutes } from './checkout/routes.ts';
-import { partnerAccess } from './identity/access.ts';
+import { awaitReadAudits, partnerAccess } from './identity/access.ts';
 import { accountExists } from './identity/accounts-service.ts';
 import { identityOperatorRoutes } from './identity/operator-routes.ts';
 import { identityRoutes } from './identity/routes.ts';
@@ -82,6 +82,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions): Promise<
   app.addHook('onClose', limits.close);
   // Authentication runs on the raw bytes, before any JSON is parsed.
   installBodyParsers(app, partnerAccess(ctx, limits.perKey));
+  awaitReadAudits(app);
   installOperatorAuth(app, ctx);
   app.setSerializerCompiler(() => serializeJson);
   app.setReplySerializer(serializeJson);

@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../platform/context.ts';
 import { GroupedWriter } from '../platform/db/grouped-writer.ts';
 import { ApiError } from '../platform/errors.ts';
@@ -14,6 +14,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     caller?: Caller;
     scope?: Scope;
+    /** A masqueraded read's audit row being written; its answer waits for it (awaitReadAudits). */
+    auditWritten?: Promise<void>;
   }
   interface FastifyContextConfig {
     /** 'none' opens a /v2 or /v3 route to anonymous callers; every other one needs credentials. */
@@ -115,9 +117,35 @@ export function partnerAccess(ctx: AppContext, limitPerKey?: LimitCheck) {
       await audit('denied');
       throw error;
     }
-    await audit('allowed');
+    if (!READ_METHODS.has(request.method)) {
+      await audit('allowed');
+      return;
+    }
+    // A read changes nothing, so it runs while its row is written; the answer waits for the row.
+    const written = audit('allowed');
+    written.catch(() => undefined);
+    request.auditWritten = written;
   };
   // Open routes (rates, widget, hosted pages) pass without a promise: most of their requests are short.
   return (request: FastifyRequest, reply: FastifyReply): Promise<void> | undefined =>
     needsPartnerAuth(request) ? access(request, reply) : undefined;
+}
+
+/**
+ * A masqueraded read is answered only once its audit row is written (partnerAccess starts the
+ * write and lets the read run meanwhile); when the write fails, the error is the answer and the
+ * read's data never leaves. Writes wait for their row before they run, so no effect goes
+ * unaudited. Callback style: it runs on every response.
+ */
+export function awaitReadAudits(app: FastifyInstance): void {
+  app.addHook('onSend', (request, _reply, payload, done) => {
+    const pending = request.auditWritten;
+    if (pending === undefined) return done(null, payload);
+    // Cleared first: the error answer passes through this hook again.
+    request.auditWritten = undefined;
+    pending.then(
+      () => done(null, payload),
+      (error: unknown) => done(error as Error),
+    );
+  });
 }

@@ -97,6 +97,34 @@ describe('allowed masquerading', () => {
     ]);
   });
 
+  it('no audit row, no answer: when the row cannot be written, a read answers the error and a write does nothing', async () => {
+    // Refuse every audit insert for the length of this test.
+    await t.database.db.query(`
+      CREATE FUNCTION test_refuse_audit() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN RAISE EXCEPTION 'audit refused by the test'; END $$;
+      CREATE TRIGGER test_refuse_audit BEFORE INSERT ON access_audit
+        FOR EACH STATEMENT EXECUTE FUNCTION test_refuse_audit();`);
+    try {
+      const read = await signedFetch(t, partner, { path: `/v3/accounts/${sub.id}?masqueradeAs=${sub.id}` });
+      const text = await read.text();
+      expect(read.status, text).toBe(500);
+      expect(text).not.toContain(sub.id);
+      // The write's signature is recorded (a replay must still fail); nothing else may change.
+      const before = await snapshot(t, ['signature_replays']);
+      const write = await signedFetch(t, partner, {
+        method: 'POST',
+        path: `/v3/accounts/${sub.id}?masqueradeAs=${sub.id}`,
+        body: JSON.stringify({ profileFields: [{ fieldId: 'individualLegalName', value: 'Unaudited Writer' }] }),
+      });
+      expect(write.status).toBe(500);
+      expect(await snapshot(t, ['signature_replays'])).toEqual(before);
+    } finally {
+      await t.database.db.query(
+        'DROP TRIGGER test_refuse_audit ON access_audit; DROP FUNCTION test_refuse_audit();',
+      );
+    }
+  });
+
   it('keys minted while masquerading belong to the sub-account', async () => {
     const key = await createKey(t, partner, { desc: 'minted for sub' }, `account:${sub.id}`);
     expect(key.owner).toBe(`account:${sub.id}`);
