@@ -181,9 +181,10 @@ export async function lockOrder(q: Queryable, id: string): Promise<OrderRow | un
   return rows[0];
 }
 
-const STATUS_UPDATE = `UPDATE wallet_orders SET status = $2, updated_at = to_timestamp($3::bigint / 1000.0),
+// $2 is text in both places (status is a domain over text, migration 017).
+const STATUS_UPDATE = `UPDATE wallet_orders SET status = $2::text, updated_at = to_timestamp($3::bigint / 1000.0),
     transfer_id = COALESCE($4, transfer_id), error_code = $5, error_message = $6,
-    completed_at = CASE WHEN $2 IN ('COMPLETE', 'FAILED') THEN to_timestamp($3::bigint / 1000.0) ELSE completed_at END
+    completed_at = CASE WHEN $2::text IN ('COMPLETE', 'FAILED') THEN to_timestamp($3::bigint / 1000.0) ELSE completed_at END
   WHERE id = $1`;
 
 /** The changed row with its step and the webhook target: the order's account's, else its partner's. */
