@@ -12,7 +12,7 @@ import { Clock } from './platform/clock.ts';
 import type { AppContext } from './platform/context.ts';
 import { migrate, readMigrations } from './platform/db/migrate.ts';
 import { type OpenedDatabase, openDatabase } from './platform/db/open.ts';
-import { registerHousekeeping } from './platform/jobs/housekeeping.ts';
+import { registerHousekeeping, registerVacuum } from './platform/jobs/housekeeping.ts';
 import { JobRunner } from './platform/jobs/runner.ts';
 import { loggerOptions } from './platform/logger.ts';
 import { registerTransferJobs } from './transfers/lifecycle.ts';
@@ -32,6 +32,21 @@ export interface Running {
   secretsFile: string;
   stop(): Promise<void>;
 }
+
+/**
+ * Tables whose rows are updated or deleted all the time (queues, balances, holds, order and
+ * transfer states), vacuumed every minute by registerVacuum whatever the server's autovacuum does.
+ */
+const HOT_TABLES = [
+  'jobs',
+  'callback_deliveries',
+  'ledger_balances',
+  'ledger_holds',
+  'wallet_orders',
+  'sandbox_card_authorizations',
+  'transfers',
+  'chain_sends',
+];
 
 const CLOCK_SYNC_MS = 1000;
 const POOL_END_GRACE_MS = 1000;
@@ -75,6 +90,7 @@ export async function startRampart(
   if (config.workersEnabled || mode === 'worker') {
     jobs = new JobRunner(db, log, config.workerPollMs, config.jobLeaseSeconds);
     await registerHousekeeping(jobs, db, [purgeExpiredReplays]);
+    await registerVacuum(jobs, db, HOT_TABLES);
     registerUserJobs(jobs, ctx);
     registerWalletOrderJobs(jobs, ctx);
     registerChainJobs(jobs, ctx);

@@ -36,3 +36,36 @@ function schedulePurge(db: Db, runAtMs?: number) {
     ...(runAtMs ? { runAtMs } : {}),
   });
 }
+
+const VACUUM_EVERY_MS = 60 * 1000;
+
+/**
+ * Every minute: VACUUM (ANALYZE) of the tables whose rows are updated or deleted all the time
+ * (job and delivery queues, balance rows, holds, order states), named by the modules that own
+ * them. A queue's claim walks its index past every dead row version left by finished work, and a
+ * hot balance row drags a chain of dead versions, until a vacuum removes them: left to the
+ * server's autovacuum (off on the CI server, behind under load anywhere), card orders slowed round
+ * after round as the job index filled with dead entries (bench/FINDINGS.md). A singleton, like the
+ * purge; VACUUM takes no lock that blocks reads or writes.
+ */
+export function registerVacuum(runner: JobRunner, db: Db, hotTables: readonly string[]): Promise<unknown> {
+  for (const table of hotTables) {
+    if (!/^[a-z_]+$/.test(table)) throw new Error(`not a table name: ${table}`);
+  }
+  runner.register('platform.vacuum', async () => {
+    // The next run is queued first: a vacuum that fails (a statement timeout, say) fails this one
+    // attempt only, and the next minute tries again.
+    await scheduleVacuum(db, Date.now() + VACUUM_EVERY_MS);
+    // VACUUM cannot run in a transaction: a plain pool query is its own statement.
+    if (hotTables.length > 0) await db.query(`VACUUM (ANALYZE) ${hotTables.join(', ')}`);
+  });
+  return scheduleVacuum(db);
+}
+
+function scheduleVacuum(db: Db, runAtMs?: number) {
+  return enqueueJob(db, {
+    kind: 'platform.vacuum',
+    singletonKey: 'platform.vacuum',
+    ...(runAtMs ? { runAtMs } : {}),
+  });
+}

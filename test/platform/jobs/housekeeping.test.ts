@@ -1,6 +1,6 @@
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerHousekeeping } from '../../../src/platform/jobs/housekeeping.ts';
+import { registerHousekeeping, registerVacuum } from '../../../src/platform/jobs/housekeeping.ts';
 import { JobRunner } from '../../../src/platform/jobs/runner.ts';
 import { freshDatabase, type TestDatabase } from '../../helpers/db.ts';
 
@@ -44,5 +44,39 @@ describe('platform.purge', () => {
       { kind: 'platform.purge', state: 'done', later: false },
       { kind: 'platform.purge', state: 'pending', later: true },
     ]);
+  });
+});
+
+describe('platform.vacuum', () => {
+  it('vacuums and analyzes the hot tables it is given, then queues itself a minute later', async () => {
+    const db = database.db;
+    // Dead row versions to clear: finished jobs updated in place.
+    await db.query(
+      `INSERT INTO jobs (kind, state) SELECT 'test.churn', 'pending' FROM generate_series(1, 50)`,
+    );
+    await db.query(`UPDATE jobs SET state = 'done', finished_at = now() WHERE kind = 'test.churn'`);
+    const runner = new JobRunner(db, pino({ level: 'silent' }), 1000);
+    expect(await registerVacuum(runner, db, ['jobs', 'ledger_balances'])).toEqual(expect.any(Number));
+    expect(await runner.drain()).toBe(1);
+    const { rows } = await db.query<{ relname: string; vacuumed: boolean; analyzed: boolean }>(
+      `SELECT relname, last_vacuum IS NOT NULL AS vacuumed, last_analyze IS NOT NULL AS analyzed
+       FROM pg_stat_user_tables WHERE relname IN ('jobs', 'ledger_balances') ORDER BY relname`,
+    );
+    expect(rows).toEqual([
+      { relname: 'jobs', vacuumed: true, analyzed: true },
+      { relname: 'ledger_balances', vacuumed: true, analyzed: true },
+    ]);
+    const next = await db.query<{ state: string; later: boolean }>(
+      `SELECT state, run_at > now() + interval '50 seconds' AS later FROM jobs WHERE kind = 'platform.vacuum' ORDER BY id`,
+    );
+    expect(next.rows).toEqual([
+      { state: 'done', later: false },
+      { state: 'pending', later: true },
+    ]);
+  });
+
+  it('refuses anything but a plain table name', () => {
+    const runner = new JobRunner(database.db, pino({ level: 'silent' }), 1000);
+    expect(() => registerVacuum(runner, database.db, ['jobs; DROP TABLE jobs'])).toThrow(/not a table name/);
   });
 });
