@@ -46,7 +46,7 @@ const VACUUM_EVERY_MS = 60 * 1000;
  * hot balance row drags a chain of dead versions, until a vacuum removes them: left to the
  * server's autovacuum (off on the CI server, behind under load anywhere), card orders slowed round
  * after round as the job index filled with dead entries (bench/FINDINGS.md). A singleton, like the
- * purge; VACUUM takes no lock that blocks reads or writes.
+ * purge; VACUUM takes no lock that blocks reads or writes. Then analyzeChangedTables.
  */
 export function registerVacuum(runner: JobRunner, db: Db, hotTables: readonly string[]): Promise<unknown> {
   for (const table of hotTables) {
@@ -58,8 +58,24 @@ export function registerVacuum(runner: JobRunner, db: Db, hotTables: readonly st
     await scheduleVacuum(db, Date.now() + VACUUM_EVERY_MS);
     // VACUUM cannot run in a transaction: a plain pool query is its own statement.
     if (hotTables.length > 0) await db.query(`VACUUM (ANALYZE) ${hotTables.join(', ')}`);
+    await analyzeChangedTables(db);
   });
   return scheduleVacuum(db);
+}
+
+/**
+ * ANALYZE of every other table that changed by a tenth since its statistics were taken (the
+ * autovacuum daemon's own rule). Statements are prepared once per connection with a generic
+ * plan (pool.ts), planned from the table's statistics at that moment; a table that grew from a
+ * handful of rows to thousands must be analyzed, or a plan made when it was tiny (a sequential
+ * scan where an index now belongs) stays in use. ANALYZE also makes those plans be made again.
+ */
+async function analyzeChangedTables(db: Db): Promise<void> {
+  const { rows } = await db.query<{ name: string }>(
+    `SELECT quote_ident(relname) AS name FROM pg_stat_user_tables
+     WHERE schemaname = 'public' AND n_mod_since_analyze > 50 + 0.1 * GREATEST(n_live_tup, 0)`,
+  );
+  if (rows.length > 0) await db.query(`ANALYZE ${rows.map((row) => row.name).join(', ')}`);
 }
 
 function scheduleVacuum(db: Db, runAtMs?: number) {

@@ -75,6 +75,27 @@ describe('platform.vacuum', () => {
     ]);
   });
 
+  it('analyzes any other table that changed by a tenth since its last statistics', async () => {
+    const db = database.db;
+    await db.query('ANALYZE accounts');
+    await db.query(
+      `INSERT INTO idempotency_keys (scope, key, request_hash, response_status, response_body, expires_at)
+       SELECT 'grown', 'k' || n, 'h', 200, '{}', now() + interval '1 hour' FROM generate_series(1, 200) AS n`,
+    );
+    const runner = new JobRunner(db, pino({ level: 'silent' }), 1000);
+    await db.query(`DELETE FROM jobs WHERE kind = 'platform.vacuum' AND state = 'pending'`);
+    await registerVacuum(runner, db, []);
+    expect(await runner.drain()).toBe(1);
+    const analyzed = await db.query<{ relname: string; fresh: boolean }>(
+      `SELECT relname, n_mod_since_analyze = 0 AS fresh FROM pg_stat_user_tables
+       WHERE relname IN ('idempotency_keys', 'accounts') ORDER BY relname`,
+    );
+    expect(analyzed.rows).toEqual([
+      { relname: 'accounts', fresh: true },
+      { relname: 'idempotency_keys', fresh: true },
+    ]);
+  });
+
   it('refuses anything but a plain table name', () => {
     const runner = new JobRunner(database.db, pino({ level: 'silent' }), 1000);
     expect(() => registerVacuum(runner, database.db, ['jobs; DROP TABLE jobs'])).toThrow(/not a table name/);
