@@ -114,7 +114,9 @@ describe('allowed masquerading', () => {
       const write = await signedFetch(t, partner, {
         method: 'POST',
         path: `/v3/accounts/${sub.id}?masqueradeAs=${sub.id}`,
-        body: JSON.stringify({ profileFields: [{ fieldId: 'individualLegalName', value: 'Unaudited Writer' }] }),
+        body: JSON.stringify({
+          profileFields: [{ fieldId: 'individualLegalName', value: 'Unaudited Writer' }],
+        }),
       });
       expect(write.status).toBe(500);
       expect(await snapshot(t, ['signature_replays'])).toEqual(before);

@@ -3,7 +3,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordSpend, releaseSpend } from '../../src/limits/service.ts';
-import { deleteSpend, largestSpentOf, lockSpendKeys, recordSpendWithin } from '../../src/limits/spend-store.ts';
+import {
+  deleteSpend,
+  largestSpentOf,
+  lockSpendKeys,
+  recordSpendWithin,
+} from '../../src/limits/spend-store.ts';
 import { Clock } from '../../src/platform/clock.ts';
 import type { AppContext } from '../../src/platform/context.ts';
 import { MIGRATIONS_DIR, migrate, readMigrations } from '../../src/platform/db/migrate.ts';
