@@ -1,4 +1,5 @@
 import { type BalancesJson, balancesFromJson } from '../ledger/service.ts';
+import { rowsInInputOrder } from '../platform/db/grouped-writer.ts';
 import type { Queryable } from '../platform/db/pool.ts';
 import type { AccountRow } from './accounts-store.ts';
 import type { CallerAccount } from './types.ts';
@@ -64,13 +65,6 @@ function withAccount(row: JoinedRow | undefined): KeyWithAccount | undefined {
   return { ...key, account };
 }
 
-/** Rows carrying `ord` (1-based, WITH ORDINALITY) back in input order; a missing one is undefined. */
-function inInputOrder<Row extends { ord: number }>(rows: Row[], inputs: number): (Row | undefined)[] {
-  const ordered: (Row | undefined)[] = new Array(inputs).fill(undefined);
-  for (const row of rows) ordered[row.ord - 1] = row;
-  return ordered;
-}
-
 /** A live key's sealed signing secret by the key's id (the secret cache's miss path). */
 export async function findLiveKeySecret(q: Queryable, apiKey: string): Promise<Buffer | undefined> {
   const { rows } = await q.query<{ secret_sealed: Buffer }>(
@@ -102,7 +96,7 @@ export async function findLiveKeysBySecretHash(
      SELECT live.ord, ${KEY_OUTPUT} FROM ${LIVE_WITH_BALANCES}`,
     [lookups.map((lookup) => lookup.secretHash), lookups.map((lookup) => lookup.withBalances)],
   );
-  return inInputOrder(rows, lookups.length).map((row) => {
+  return rowsInInputOrder(rows, lookups.length).map((row) => {
     if (!row) return undefined;
     const { ord: _ord, ...joined } = row;
     return withAccount(joined);
@@ -163,7 +157,7 @@ export async function recordSignatureUses(
       uses.map((use) => use.withBalances),
     ],
   );
-  return inInputOrder(rows, uses.length).map((row) => {
+  return rowsInInputOrder(rows, uses.length).map((row) => {
     if (!row) return undefined;
     const { ord: _ord, fresh, signed_before_start, ...joined } = row;
     return { ...withAccount(joined)!, fresh, signedBeforeStart: signed_before_start };

@@ -1,3 +1,4 @@
+import { rowsInInputOrder } from '../platform/db/grouped-writer.ts';
 import type { Queryable } from '../platform/db/pool.ts';
 
 /**
@@ -87,9 +88,10 @@ export async function largestSpentOf(q: Queryable, reads: readonly SpentRead[]):
   });
   const starts = Array.from({ length: windows }, (_, window) => reads.map((read) => read.startsMs[window]!));
   const { rows } = await q.query<Record<string, string> & { ord: number }>(text, [keys, owners, ...starts]);
-  const sums = reads.map(() => Array.from({ length: windows }, () => '0'));
-  for (const row of rows) sums[row.ord - 1] = sums[row.ord - 1]!.map((_, window) => row[`w${window}`]!);
-  return sums;
+  // A read none of whose keys has spent anything gets no row: it spent 0 in every window.
+  return rowsInInputOrder(rows, reads.length).map((row) =>
+    Array.from({ length: windows }, (_, window) => (row ? row[`w${window}`]! : '0')),
+  );
 }
 
 /** The advisory lock of one spend key (column `key`): written once, so every taker locks alike. */

@@ -1,4 +1,5 @@
 import { type Balances, type BalancesJson, balancesFromJson } from '../ledger/service.ts';
+import { rowsInInputOrder } from '../platform/db/grouped-writer.ts';
 import type { Queryable } from '../platform/db/pool.ts';
 import type { StoredField } from './fields.ts';
 import type { OnboardingStatus, ScopeName, ScopeStatus } from './scope-rules.ts';
@@ -173,17 +174,17 @@ export async function findUserSnapshots(
      LEFT JOIN ledger_balances_json_of(ARRAY(SELECT 'user:' || id FROM found)) AS b ON b.owner = 'user:' || found.id`,
     [lookups.map((lookup) => lookup.partnerId), lookups.map((lookup) => lookup.userId)],
   );
-  const snapshots: (UserSnapshot | undefined)[] = new Array(lookups.length).fill(undefined);
-  for (const { ord, scopes, has_pm, addresses, balances, ...user } of rows) {
-    snapshots[ord - 1] = {
+  return rowsInInputOrder(rows, lookups.length).map((row) => {
+    if (!row) return undefined;
+    const { ord: _ord, scopes, has_pm, addresses, balances, ...user } = row;
+    return {
       user,
       scopes: scopes.map((s) => ({ ...s, submitted_at: s.submitted_at ? new Date(s.submitted_at) : null })),
       hasActivePaymentMethod: has_pm,
       depositAddresses: addresses,
       balances: balancesFromJson(balances ?? []),
     };
-  }
-  return snapshots;
+  });
 }
 
 export interface ReviewRow {

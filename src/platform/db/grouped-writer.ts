@@ -8,19 +8,16 @@
  */
 export class GroupedCalls<Input, Output> {
   private pending: { input: Input; settle: (error: unknown, output?: Output) => void }[] = [];
-  private inFlight = 0;
-  private flushScheduled = false;
+  private running = false;
 
   /**
    * `runGroup` answers one output per input, in the inputs' order; a group holds at most
-   * `maxGroup` inputs (more wait for the next), which bounds a statement's size. Up to `maxInFlight` groups
-   * run at once (each on its own pooled connection): with one, every request waits for the
-   * previous group's whole round trip even when the database has cores to spare.
+   * `maxGroup` inputs (more wait for the next), which bounds a statement's size. One group runs
+   * at a time: two or three in flight measured no faster (bench/FINDINGS.md).
    */
   constructor(
     private readonly runGroup: (inputs: Input[]) => Promise<Output[]>,
     private readonly maxGroup = 200,
-    private readonly maxInFlight = 1,
   ) {}
 
   call(input: Input): Promise<Output> {
@@ -29,36 +26,42 @@ export class GroupedCalls<Input, Output> {
         input,
         settle: (error, output) => (error === undefined ? resolve(output as Output) : reject(error)),
       });
-      this.scheduleFlush();
-    });
-  }
-
-  private scheduleFlush(): void {
-    if (this.flushScheduled || this.inFlight >= this.maxInFlight || this.pending.length === 0) return;
-    this.flushScheduled = true;
-    setImmediate(() => {
-      this.flushScheduled = false;
-      while (this.inFlight < this.maxInFlight && this.pending.length > 0) {
-        void this.runOne(this.pending.splice(0, this.maxGroup));
+      if (!this.running) {
+        this.running = true;
+        setImmediate(() => void this.flush());
       }
     });
   }
 
-  private async runOne(group: typeof this.pending): Promise<void> {
-    this.inFlight += 1;
-    let outputs: Output[] = [];
-    let failure: unknown;
-    try {
-      outputs = await this.runGroup(group.map((entry) => entry.input));
-    } catch (error) {
-      failure = error ?? new Error('grouped statement failed');
+  private async flush(): Promise<void> {
+    while (this.pending.length > 0) {
+      const group = this.pending.splice(0, this.maxGroup);
+      let outputs: Output[] = [];
+      let failure: unknown;
+      try {
+        outputs = await this.runGroup(group.map((entry) => entry.input));
+      } catch (error) {
+        failure = error ?? new Error('grouped statement failed');
+      }
+      group.forEach((entry, index) => {
+        entry.settle(failure, outputs[index]);
+      });
     }
-    this.inFlight -= 1;
-    group.forEach((entry, index) => {
-      entry.settle(failure, outputs[index]);
-    });
-    this.scheduleFlush();
+    this.running = false;
   }
+}
+
+/**
+ * A grouped statement's rows back in input order: each row carries `ord`, its input's 1-based
+ * position (`unnest(…) WITH ORDINALITY`); an input without a row gets undefined.
+ */
+export function rowsInInputOrder<Row extends { ord: number }>(
+  rows: readonly Row[],
+  inputs: number,
+): (Row | undefined)[] {
+  const ordered: (Row | undefined)[] = new Array(inputs).fill(undefined);
+  for (const row of rows) ordered[row.ord - 1] = row;
+  return ordered;
 }
 
 /**
