@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordSignatureUses } from '../../src/identity/keys-store.ts';
+import { findLiveKeysBySecretHash, recordSignatureUses } from '../../src/identity/keys-store.ts';
+import { hashSecret } from '../../src/identity/secrets.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createPartner, type PartnerCredentials } from '../helpers/partner.ts';
 
@@ -100,5 +101,18 @@ describe('signature uses recorded together (one statement for a group of request
     expect(await replayRows('c'.repeat(64))).toBe(1);
     expect(await replayRows('d'.repeat(64))).toBe(0);
     expect(await replayRows('e'.repeat(64))).toBe(0);
+  });
+});
+
+describe('bearer lookups together (one statement for a group of requests)', () => {
+  it('answer each secret in input order, with balances only where asked, and nothing for an unknown one', async () => {
+    const answers = await findLiveKeysBySecretHash(t.database.db, [
+      { secretHash: hashSecret(partner.secretKey), withBalances: true },
+      { secretHash: hashSecret('not-a-secret-anyone-holds-0123456789'), withBalances: true },
+      { secretHash: hashSecret(partner.secretKey), withBalances: false },
+    ]);
+    expect(answers.map((answer) => answer?.api_key)).toEqual([partner.apiKey, undefined, partner.apiKey]);
+    expect(answers[0]?.account?.balances).toEqual({ totalBalances: {}, availableBalances: {} });
+    expect(answers[2]?.account?.balances).toBeUndefined();
   });
 });

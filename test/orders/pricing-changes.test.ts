@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { insertReservations, type NewReservation } from '../../src/orders/store.ts';
 import { BILLING_COUNTRIES } from '../../src/orders/supported.ts';
 import { isCountryCode } from '../../src/platform/countries.ts';
+import { newReservationId } from '../../src/platform/ids.ts';
 import { operatorHeaders, startTestApp, type TestApp } from '../helpers/app.ts';
 import { createPartner, type PartnerCredentials } from '../helpers/partner.ts';
 import { lockedBody, postSigned, readReservation } from './support.ts';
@@ -90,5 +92,37 @@ describe('prices that keep changing while a reservation is stored', () => {
 describe('billing countries', () => {
   it('are all ISO 3166-1 codes, so checkCountry needs only the list', () => {
     expect([...BILLING_COUNTRIES].filter((code) => !isCountryCode(code))).toEqual([]);
+  });
+});
+
+describe('reservations stored together (one statement for a group of requests)', () => {
+  it('store each row checked at the current prices and fees, and say no only for a stale one', async () => {
+    const { rows } = await first.database.db.query<{ generation: number }>(
+      'SELECT generation FROM pricing_generation WHERE id',
+    );
+    const current = Number(rows[0]!.generation);
+    const nowMs = Date.now();
+    const reservation = (pricingGeneration: number): NewReservation => ({
+      id: newReservationId(),
+      partnerId: partner.accountId,
+      accountId: partner.accountId,
+      request: {
+        amount: '10',
+        sourceCurrency: 'USD',
+        lockFields: [],
+      } as unknown as NewReservation['request'],
+      quote: undefined,
+      derivation: undefined,
+      pricingGeneration,
+      createdAtMs: nowMs,
+      expiresAtMs: nowMs + 60_000,
+    });
+    const group = [reservation(current), reservation(current - 1), reservation(current)];
+    expect(await insertReservations(first.database.db, group)).toEqual([true, false, true]);
+    const stored = await first.database.db.query<{ id: string }>(
+      'SELECT id FROM reservations WHERE id = ANY($1) ORDER BY id',
+      [group.map((row) => row.id)],
+    );
+    expect(stored.rows.map((row) => row.id)).toEqual([group[0]!.id, group[2]!.id].sort());
   });
 });

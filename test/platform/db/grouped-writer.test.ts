@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GroupedWriter } from '../../../src/platform/db/grouped-writer.ts';
+import { GroupedCalls, GroupedWriter, rowsInInputOrder } from '../../../src/platform/db/grouped-writer.ts';
 
 describe('GroupedWriter', () => {
   it('writes rows added in the same turn as one group, and rows added meanwhile as the next', async () => {
@@ -49,5 +49,39 @@ describe('GroupedWriter', () => {
     }, 2);
     await Promise.all([1, 2, 3, 4, 5].map((row) => writer.add(row)));
     expect(sizes).toEqual([2, 2, 1]);
+  });
+});
+
+describe('GroupedCalls', () => {
+  it('answers each call of a group with its own output, in one run of the group', async () => {
+    const runs: number[][] = [];
+    const squares = new GroupedCalls<number, number>(async (inputs) => {
+      runs.push(inputs);
+      return inputs.map((input) => input * input);
+    });
+    expect(await Promise.all([3, 1, 4, 1, 5].map((input) => squares.call(input)))).toEqual([9, 1, 16, 1, 25]);
+    expect(runs).toEqual([[3, 1, 4, 1, 5]]);
+  });
+
+  it('rejects every call of a failed group and answers the next group', async () => {
+    let runs = 0;
+    const calls = new GroupedCalls<string, string>(async (inputs) => {
+      runs += 1;
+      if (runs === 1) throw new Error('statement refused');
+      return inputs.map((input) => input.toUpperCase());
+    });
+    const failed = await Promise.allSettled([calls.call('a'), calls.call('b')]);
+    expect(failed.map((outcome) => outcome.status)).toEqual(['rejected', 'rejected']);
+    await expect(calls.call('c')).resolves.toBe('C');
+  });
+});
+
+describe('rowsInInputOrder', () => {
+  it('puts rows at their 1-based ord and leaves inputs without a row undefined', () => {
+    const rows = [
+      { ord: 3, value: 'c' },
+      { ord: 1, value: 'a' },
+    ];
+    expect(rowsInInputOrder(rows, 4)).toEqual([rows[1], undefined, rows[0], undefined]);
   });
 });
