@@ -209,8 +209,9 @@ export async function balancesOf(q: Queryable, owner: string): Promise<Balances>
 }
 
 /**
- * What the SQL function `ledger_balances_json(owner)` (migration 013) returns: another module's
- * query calls it to bring an owner's balances back in its own round trip.
+ * One owner's balances as the SQL function `ledger_balances_json_of(owners)` (migration 015)
+ * returns them: another module's query calls it to bring the balances of every owner it reads
+ * back in its own round trip.
  */
 export type BalancesJson = [currency: string, total: string, available: string][];
 
