@@ -109,12 +109,13 @@ export type RatesView = 'DIVISOR' | 'MULTIPLIER' | 'PRICED';
 /**
  * GET /v3/rates keyed `<FROM><TO>` (facts §1.6): MULTIPLIER = destination per source unit
  * (source × rate = dest), DIVISOR = source per destination unit (source ÷ rate = dest), PRICED
- * both, keyed by currency. Built once per snapshot and kept as JSON text: the endpoint is
- * public and hot, and prices change far less often than it is read.
+ * both, keyed by currency. Built once per snapshot and kept as UTF-8 bytes of JSON: the endpoint
+ * is public and hot, prices change far less often than it is read, and an answer of about 11 KB
+ * sent as a string is measured and encoded again on every request.
  */
-const rendered = new WeakMap<PriceSnapshot, Map<RatesView, string>>();
+const rendered = new WeakMap<PriceSnapshot, Map<RatesView, Buffer>>();
 
-export function ratesJson(snapshot: PriceSnapshot, view: RatesView): string {
+export function ratesJson(snapshot: PriceSnapshot, view: RatesView): Buffer {
   let views = rendered.get(snapshot);
   if (!views) {
     views = renderAll(snapshot);
@@ -123,7 +124,7 @@ export function ratesJson(snapshot: PriceSnapshot, view: RatesView): string {
   return views.get(view)!;
 }
 
-function renderAll(snapshot: PriceSnapshot): Map<RatesView, string> {
+function renderAll(snapshot: PriceSnapshot): Map<RatesView, Buffer> {
   const divisor: Record<string, Money> = {};
   const multiplier: Record<string, Money> = {};
   const priced: Record<string, Record<string, Money>> = {};
@@ -140,9 +141,9 @@ function renderAll(snapshot: PriceSnapshot): Map<RatesView, string> {
       priced[from + to] = { [from]: per, [to]: times };
     }
   }
-  return new Map<RatesView, string>([
-    ['DIVISOR', serializeJson(divisor)],
-    ['MULTIPLIER', serializeJson(multiplier)],
-    ['PRICED', serializeJson(priced)],
+  return new Map<RatesView, Buffer>([
+    ['DIVISOR', Buffer.from(serializeJson(divisor))],
+    ['MULTIPLIER', Buffer.from(serializeJson(multiplier))],
+    ['PRICED', Buffer.from(serializeJson(priced))],
   ]);
 }

@@ -30,7 +30,7 @@ export const pricingRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app
     async (request, reply) => {
       const view = (request.query.as ?? 'DIVISOR').toUpperCase() as RatesView;
       if (!VIEWS.has(view)) throw invalidValue('as', 'as must be DIVISOR, MULTIPLIER or PRICED.');
-      // Pre-rendered JSON text per price snapshot: sent as is.
+      // Pre-rendered JSON bytes per price snapshot: sent as is.
       return reply.type('application/json; charset=utf-8').send(await ratesAs(ctx, view));
     },
   );

@@ -121,7 +121,7 @@ export function assertSellableBy(schedule: FeeSchedule, sale: Sale): void {
   }
 }
 
-export async function ratesAs(ctx: AppContext, view: RatesView): Promise<string> {
+export async function ratesAs(ctx: AppContext, view: RatesView): Promise<Buffer> {
   return ratesJson(await currentPrices(ctx), view);
 }
 
