@@ -40,13 +40,14 @@ function schedulePurge(db: Db, runAtMs?: number) {
 const VACUUM_EVERY_MS = 60 * 1000;
 
 /**
- * Every minute: VACUUM (ANALYZE) of the tables whose rows are updated or deleted all the time
- * (job and delivery queues, balance rows, holds, order states), named by the modules that own
- * them. A queue's claim walks its index past every dead row version left by finished work, and a
- * hot balance row drags a chain of dead versions, until a vacuum removes them: left to the
- * server's autovacuum (off on the CI server, behind under load anywhere), card orders slowed round
- * after round as the job index filled with dead entries (bench/FINDINGS.md). A singleton, like the
- * purge; VACUUM takes no lock that blocks reads or writes. Then analyzeChangedTables.
+ * Every minute: VACUUM of the tables whose rows are updated or deleted all the time (job and
+ * delivery queues, balance rows, holds, order states), named by the modules that own them, once
+ * they hold dead row versions (vacuumDeadTables). A queue's claim walks its index past every dead
+ * row version left by finished work, and a hot balance row drags a chain of dead versions, until
+ * a vacuum removes them: left to the server's autovacuum (off on the CI server, behind under load
+ * anywhere), card orders slowed round after round as the job index filled with dead entries
+ * (bench/FINDINGS.md). A singleton, like the purge; VACUUM takes no lock that blocks reads or
+ * writes. Then analyzeChangedTables.
  */
 export function registerVacuum(runner: JobRunner, db: Db, hotTables: readonly string[]): Promise<unknown> {
   for (const table of hotTables) {
@@ -56,19 +57,37 @@ export function registerVacuum(runner: JobRunner, db: Db, hotTables: readonly st
     // The next run is queued first: a vacuum that fails (a statement timeout, say) fails this one
     // attempt only, and the next minute tries again.
     await scheduleVacuum(db, Date.now() + VACUUM_EVERY_MS);
-    // VACUUM cannot run in a transaction: a plain pool query is its own statement.
-    if (hotTables.length > 0) await db.query(`VACUUM (ANALYZE) ${hotTables.join(', ')}`);
+    await vacuumDeadTables(db, hotTables);
     await analyzeChangedTables(db);
   });
   return scheduleVacuum(db);
 }
 
 /**
- * ANALYZE of every other table that changed by a tenth since its statistics were taken (the
- * autovacuum daemon's own rule). Statements are prepared once per connection with a generic
- * plan (pool.ts), planned from the table's statistics at that moment; a table that grew from a
- * handful of rows to thousands must be analyzed, or a plan made when it was tiny (a sequential
- * scan where an index now belongs) stays in use. ANALYZE also makes those plans be made again.
+ * VACUUM of the hot tables holding more dead row versions than 50 plus a twentieth of their live
+ * rows (autovacuum's rule, twice as eager). A table that is only read, like a large transfer
+ * history, is left alone: vacuuming and analyzing it every minute regardless cost a burst of CPU
+ * each minute in every server process for nothing.
+ */
+async function vacuumDeadTables(db: Db, hotTables: readonly string[]): Promise<void> {
+  if (hotTables.length === 0) return;
+  const { rows } = await db.query<{ name: string }>(
+    `SELECT quote_ident(relname) AS name FROM pg_stat_user_tables
+     WHERE schemaname = 'public' AND relname = ANY($1::text[])
+       AND n_dead_tup > 50 + 0.05 * GREATEST(n_live_tup, 0)`,
+    [hotTables],
+  );
+  // VACUUM cannot run in a transaction: a plain pool query is its own statement.
+  if (rows.length > 0) await db.query(`VACUUM ${rows.map((row) => row.name).join(', ')}`);
+}
+
+/**
+ * ANALYZE of every table that changed by a tenth since its statistics were taken (the
+ * autovacuum daemon's own rule), hot tables included. Statements are prepared once per
+ * connection with a generic plan (pool.ts), planned from the table's statistics at that moment;
+ * a table that grew from a handful of rows to thousands must be analyzed, or a plan made when it
+ * was tiny (a sequential scan where an index now belongs) stays in use. ANALYZE also makes those
+ * plans be made again.
  */
 async function analyzeChangedTables(db: Db): Promise<void> {
   const { rows } = await db.query<{ name: string }>(
