@@ -63,11 +63,10 @@ async function run(mode: Mode) {
 }
 
 async function runMigrations() {
-  const { db, asyncCommitDb, embedded } = await openDatabase(loadConfig());
+  const { db, asyncCommitDb, workerDb, embedded } = await openDatabase(loadConfig());
   const applied = await migrate(db);
   process.stdout.write(applied.length ? `applied: ${applied.join(', ')}\n` : 'nothing to apply\n');
-  await db.end();
-  await asyncCommitDb.end();
+  await Promise.all([db.end(), asyncCommitDb.end(), workerDb.end()]);
   await embedded?.stop();
 }
 

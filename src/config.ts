@@ -25,6 +25,8 @@ export interface Config {
   shutdownTimeoutMs: number;
   workersEnabled: boolean;
   workerPollMs: number;
+  /** Connections of the workers' own pool, and how many jobs a process runs at once. */
+  workerPoolSize: number;
   /**
    * How long a worker holds a claimed job before another process may take it over (its holder
    * is presumed dead). Callback deliveries use the shorter of this and their own 15 s lease.
@@ -223,6 +225,7 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownTimeoutMs: intSetting(env, 'RAMPART_SHUTDOWN_TIMEOUT_MS', 10_000, 100, 600_000),
     workersEnabled: booleanSetting(env, 'RAMPART_WORKERS', true),
     workerPollMs: intSetting(env, 'RAMPART_WORKER_POLL_MS', 1000, 10, 60_000),
+    workerPoolSize: intSetting(env, 'RAMPART_WORKER_POOL_SIZE', 4, 1, 100),
     jobLeaseSeconds: intSetting(env, 'RAMPART_JOB_LEASE_SECONDS', 60, 3, 3600),
     signatureWindowMs: intSetting(env, 'RAMPART_SIGNATURE_WINDOW_MS', 300_000, 1000, 3_600_000),
     trustProxy: trustProxy(env),

@@ -65,7 +65,7 @@ export async function startRampart(
 ): Promise<Running> {
   const log = pino(loggerOptions(config.logLevel) as pino.LoggerOptions);
   const secrets = await resolveSecrets(config);
-  const { db, asyncCommitDb, embedded } = await opening;
+  const { db, asyncCommitDb, workerDb, embedded } = await opening;
   const applied = await migrate(db);
   if (applied.length > 0) log.info({ applied }, 'migrations applied');
   const migrations = await readMigrations();
@@ -88,15 +88,18 @@ export async function startRampart(
   let jobs: JobRunner | undefined;
   let callbacks: DeliveryWorker | undefined;
   if (config.workersEnabled || mode === 'worker') {
-    jobs = new JobRunner(db, log, config.workerPollMs, config.jobLeaseSeconds);
-    await registerHousekeeping(jobs, db, [purgeExpiredReplays]);
-    await registerVacuum(jobs, db, HOT_TABLES);
-    registerUserJobs(jobs, ctx);
-    registerWalletOrderJobs(jobs, ctx);
-    registerChainJobs(jobs, ctx);
-    await registerTransferJobs(jobs, ctx);
+    // The workers' own connections: a busy HTTP server's requests queue for the main pool, and a
+    // job queued behind them for every statement fell ever further behind (bench/FINDINGS.md).
+    const workerCtx: AppContext = { ...ctx, db: workerDb };
+    jobs = new JobRunner(workerDb, log, config.workerPollMs, config.jobLeaseSeconds, config.workerPoolSize);
+    await registerHousekeeping(jobs, workerDb, [purgeExpiredReplays]);
+    await registerVacuum(jobs, workerDb, HOT_TABLES);
+    registerUserJobs(jobs, workerCtx);
+    registerWalletOrderJobs(jobs, workerCtx);
+    registerChainJobs(jobs, workerCtx);
+    await registerTransferJobs(jobs, workerCtx);
     jobs.start();
-    callbacks = startCallbackWorker(ctx, log);
+    callbacks = startCallbackWorker(workerCtx, log);
   }
 
   const stop = async () => {
@@ -109,7 +112,7 @@ export async function startRampart(
     // checked out by a stuck request, so it is bounded too; the process exits after this anyway.
     if (!drained) app?.server.closeAllConnections();
     await Promise.race([
-      Promise.all([db.end(), asyncCommitDb.end()]).catch(() => undefined),
+      Promise.all([db.end(), asyncCommitDb.end(), workerDb.end()]).catch(() => undefined),
       sleep(POOL_END_GRACE_MS),
     ]);
     await embedded?.stop();

@@ -21,15 +21,20 @@ interface PricingRuntime {
   settings: PricingSettingsCache;
 }
 
-const runtimes = new WeakMap<AppContext, PricingRuntime>();
+/**
+ * Keyed by the app's config object, which its request context and its workers' context (same
+ * app, another pool: runtime.ts) share: one rate source and one settings copy per app, so a
+ * feed polls once and a settings change reaches both.
+ */
+const runtimes = new WeakMap<AppContext['config'], PricingRuntime>();
 
 function runtimeFor(ctx: AppContext): PricingRuntime {
-  let runtime = runtimes.get(ctx);
+  let runtime = runtimes.get(ctx.config);
   if (!runtime) {
     const settings = new PricingSettingsCache(ctx.db, () => ctx.clock.realNow());
     const reference = new ReferenceRateSource(settings, ctx.config.env === 'sandbox');
     runtime = { source: sourceFor(ctx.config, reference), reference, settings };
-    runtimes.set(ctx, runtime);
+    runtimes.set(ctx.config, runtime);
   }
   return runtime;
 }
@@ -47,7 +52,7 @@ export function startPricing(ctx: AppContext): { close(): void } {
   return {
     close: () => {
       runtime.source.close();
-      runtimes.delete(ctx);
+      runtimes.delete(ctx.config);
     },
   };
 }

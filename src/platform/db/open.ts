@@ -8,6 +8,11 @@ export interface OpenedDatabase {
   db: Db;
   /** Same server; commits do not wait for the WAL flush (see AppContext.asyncCommitDb). */
   asyncCommitDb: Db;
+  /**
+   * Same server, for the background workers only, so their jobs never queue for a connection
+   * behind the requests of a busy HTTP server (RAMPART_WORKER_POOL_SIZE connections).
+   */
+  workerDb: Db;
   /** Set when no DATABASE_URL was given and we started the embedded server. */
   embedded?: EmbeddedServer;
 }
@@ -17,7 +22,11 @@ export interface OpenedDatabase {
  * heavy imports so the CLI can start PostgreSQL (a separate process) while the app modules load.
  */
 export async function openDatabase(config: Config): Promise<OpenedDatabase> {
-  const settings = { max: config.dbPoolSize, statementTimeoutMs: config.dbStatementTimeoutMs };
+  const settings = {
+    max: config.dbPoolSize,
+    workerMax: config.workerPoolSize,
+    statementTimeoutMs: config.dbStatementTimeoutMs,
+  };
   if (config.databaseUrl) return pools(config.databaseUrl, settings);
   const log = pino(loggerOptions(config.logLevel) as pino.LoggerOptions);
   const embedded = await startEmbeddedPostgres({
@@ -28,16 +37,27 @@ export async function openDatabase(config: Config): Promise<OpenedDatabase> {
   return { ...pools(embedded.connectionString, settings), embedded };
 }
 
-function pools(connectionString: string, settings: { max: number; statementTimeoutMs: number }) {
+function pools(
+  connectionString: string,
+  settings: { max: number; workerMax: number; statementTimeoutMs: number },
+) {
+  const { max, workerMax, statementTimeoutMs } = settings;
   return {
-    db: createPool({ connectionString, ...settings }),
+    db: createPool({ connectionString, max, statementTimeoutMs }),
     // Small: it carries single-row inserts only.
     asyncCommitDb: createPool({
       connectionString,
-      max: Math.max(2, Math.ceil(settings.max / 2)),
-      statementTimeoutMs: settings.statementTimeoutMs,
+      max: Math.max(2, Math.ceil(max / 2)),
+      statementTimeoutMs,
       synchronousCommit: false,
       applicationName: 'rampart-async-commit',
+    }),
+    // Made empty: a pool connects on first use, so a process without workers opens none.
+    workerDb: createPool({
+      connectionString,
+      max: workerMax,
+      statementTimeoutMs,
+      applicationName: 'rampart-worker',
     }),
   };
 }

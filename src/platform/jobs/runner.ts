@@ -31,6 +31,8 @@ export class JobRunner {
     private readonly log: FastifyBaseLogger,
     private readonly pollMs: number,
     private readonly leaseSeconds: number = DEFAULT_LEASE_SECONDS,
+    /** Jobs of a claimed batch run at once (RAMPART_WORKER_POOL_SIZE); tests keep the default 1. */
+    private readonly concurrency = 1,
   ) {}
 
   register(kind: string, handler: JobHandler): void {
@@ -63,10 +65,23 @@ export class JobRunner {
     for (;;) {
       const jobs = await this.claim();
       if (jobs.length === 0) return total;
-      for (const job of jobs) await this.run(job);
+      await this.runAll(jobs);
       total += jobs.length;
       if (this.stopped) return total;
     }
+  }
+
+  /**
+   * A claimed batch, `concurrency` jobs at a time. Jobs are independent (any process may run any
+   * of them meanwhile: handlers lock what they change and are safe to repeat), so one process
+   * running several at once is what several worker processes already do.
+   */
+  private async runAll(jobs: ClaimedJob[]): Promise<void> {
+    let next = 0;
+    const lane = async () => {
+      while (next < jobs.length) await this.run(jobs[next++]!);
+    };
+    await Promise.all(Array.from({ length: Math.min(this.concurrency, jobs.length) }, lane));
   }
 
   private async claim(): Promise<ClaimedJob[]> {

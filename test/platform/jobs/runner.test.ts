@@ -139,6 +139,33 @@ describe('JobRunner', () => {
     expect(done.rows).toHaveLength(20);
   });
 
+  it('runs up to its concurrency of a batch at once, each job once, failures kept to their job', async () => {
+    const runner = new JobRunner(database.db, log, 1000, 60, 3);
+    let running = 0;
+    let most = 0;
+    runner.register('test.parallel', async (claimed) => {
+      running += 1;
+      most = Math.max(most, running);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      running -= 1;
+      if (claimed.payload.fail) throw new Error('refused');
+      await database.db.query('INSERT INTO job_runs (job_id, runner) VALUES ($1, $2)', [claimed.id, 'p']);
+    });
+    const ids: number[] = [];
+    for (let i = 0; i < 14; i++)
+      ids.push((await enqueueJob(database.db, { kind: 'test.parallel', payload: { fail: i === 4 } }))!);
+
+    expect(await runner.drain()).toBe(14);
+    expect(most).toBe(3);
+    const { rows } = await database.db.query<{ runs: number }>(
+      'SELECT count(*)::int AS runs FROM job_runs GROUP BY job_id',
+    );
+    expect(rows).toHaveLength(13);
+    expect(rows.every((row) => row.runs === 1)).toBe(true);
+    expect(await job(ids[4])).toMatchObject({ state: 'failed', last_error: 'refused' });
+    expect(await job(ids[5])).toMatchObject({ state: 'done' });
+  });
+
   it('takes over a running job whose lease ran out (its worker died)', async () => {
     const runner = new JobRunner(database.db, log, 1000);
     let ran = 0;
