@@ -23,6 +23,19 @@ const CLIENT_MESSAGES = [
   'Client was closed and is not queryable',
 ];
 
+/**
+ * Errors that mean "the database gave up on this statement under load": a statement timeout
+ * (57014), a serialization failure (40001) or a deadlock victim (40P01). The transaction rolled
+ * back whole, so nothing was changed, and the same request sent again may well succeed.
+ */
+const BUSY_CODES = new Set(['57014', '40001', '40P01']);
+
+export function isDatabaseBusy(error: unknown): boolean {
+  if (error === null || typeof error !== 'object') return false;
+  const { code } = error as { code?: unknown };
+  return typeof code === 'string' && BUSY_CODES.has(code);
+}
+
 export function isDatabaseUnavailable(error: unknown): boolean {
   if (error === null || typeof error !== 'object') return false;
   const { code, message } = error as { code?: unknown; message?: unknown };

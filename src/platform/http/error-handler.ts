@@ -1,6 +1,6 @@
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isDatabaseUnavailable } from '../db/errors.ts';
+import { isDatabaseBusy, isDatabaseUnavailable } from '../db/errors.ts';
 import { ApiError, type ErrorEnvelope, internalFault } from '../errors.ts';
 import { newExceptionId } from '../ids.ts';
 import { validationFailure } from './validation.ts';
@@ -19,6 +19,13 @@ export function translateError(error: unknown): ApiError | undefined {
       'ServiceUnavailableException',
       'service.databaseUnavailable',
       'The database is unavailable; retry the request shortly.',
+    );
+  }
+  if (isDatabaseBusy(error)) {
+    return new ApiError(
+      'ServiceUnavailableException',
+      'service.databaseBusy',
+      'The database could not finish the request in time; nothing was changed. Retry it shortly.',
     );
   }
   const fastifyError = error as FastifyError;

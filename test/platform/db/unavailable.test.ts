@@ -2,7 +2,7 @@ import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { deliveryTiming } from '../../../src/callbacks/limits.ts';
 import { ConfigError, loadConfig } from '../../../src/config.ts';
-import { isDatabaseUnavailable } from '../../../src/platform/db/errors.ts';
+import { isDatabaseBusy, isDatabaseUnavailable } from '../../../src/platform/db/errors.ts';
 import { createPool } from '../../../src/platform/db/pool.ts';
 import { translateError } from '../../../src/platform/http/error-handler.ts';
 import { enqueueJob } from '../../../src/platform/jobs/queue.ts';
@@ -56,6 +56,29 @@ describe('database unavailable', () => {
       transient: true,
     });
     expect(apiError?.status).toBe(503);
+  });
+});
+
+describe('database busy', () => {
+  it('answers a statement cancelled by its timeout as a transient 503, and leaves other errors alone', async () => {
+    const database = await freshDatabase();
+    cleanups.push(() => database.drop());
+    const pool = createPool({ connectionString: database.url, max: 1, statementTimeoutMs: 50 });
+    cleanups.push(() => pool.end());
+    const cancelled = await pool.query('SELECT pg_sleep(1)').catch((error: unknown) => error);
+    expect(isDatabaseBusy(cancelled)).toBe(true);
+    expect(isDatabaseUnavailable(cancelled)).toBe(false);
+    const apiError = translateError(cancelled);
+    expect(apiError?.status).toBe(503);
+    expect(apiError?.toEnvelope('test_x')).toMatchObject({
+      type: 'ServiceUnavailableException',
+      errorCode: 'service.databaseBusy',
+      transient: true,
+    });
+    for (const code of ['40001', '40P01'])
+      expect(isDatabaseBusy(Object.assign(new Error('retry'), { code }))).toBe(true);
+    for (const error of [Object.assign(new Error('duplicate key'), { code: '23505' }), null, 'x'])
+      expect(isDatabaseBusy(error)).toBe(false);
   });
 });
 
