@@ -77,11 +77,42 @@ export class JobRunner {
    * running several at once is what several worker processes already do.
    */
   private async runAll(jobs: ClaimedJob[]): Promise<void> {
+    const unfinished = new Set(jobs);
+    const renewal = setInterval(() => void this.renewLeases([...unfinished]), (this.leaseSeconds * 1000) / 3);
     let next = 0;
     const lane = async () => {
-      while (next < jobs.length) await this.run(jobs[next++]!);
+      while (next < jobs.length) {
+        const job = jobs[next++]!;
+        await this.run(job);
+        unfinished.delete(job);
+      }
     };
-    await Promise.all(Array.from({ length: Math.min(this.concurrency, jobs.length) }, lane));
+    try {
+      await Promise.all(Array.from({ length: Math.min(this.concurrency, jobs.length) }, lane));
+    } finally {
+      clearInterval(renewal);
+    }
+  }
+
+  /**
+   * Every third of the lease, the batch's jobs not yet finished (running, or claimed and waiting
+   * for a lane) get a fresh lease, so a long job or a slow batch is not claimed a second time by
+   * another process while this one is alive. A job whose lease ran out anyway and was claimed
+   * again (its attempts moved on) belongs to that claim and is left alone. A failed renewal
+   * (the database away for a moment) is tried again at the next tick.
+   */
+  private async renewLeases(jobs: ClaimedJob[]): Promise<void> {
+    if (jobs.length === 0) return;
+    try {
+      await this.db.query(
+        `UPDATE jobs SET locked_until = now() + make_interval(secs => $3)
+         WHERE state = 'running'
+           AND (id, attempts) IN (SELECT * FROM unnest($1::bigint[], $2::int[]))`,
+        [jobs.map((job) => job.id), jobs.map((job) => job.attempts), this.leaseSeconds],
+      );
+    } catch (error) {
+      this.log.warn({ err: error }, 'job lease renewal failed');
+    }
   }
 
   private async claim(): Promise<ClaimedJob[]> {

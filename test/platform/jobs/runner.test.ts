@@ -188,6 +188,32 @@ describe('JobRunner', () => {
     expect(await job(live)).toMatchObject({ state: 'running', attempts: 1 });
   });
 
+  it('renews the leases of a batch while it runs, so no other runner claims its jobs meanwhile', async () => {
+    const runner = new JobRunner(database.db, log, 1000, 3);
+    const other = new JobRunner(otherPool, log, 1000, 3);
+    const runs: string[] = [];
+    for (const [name, each] of [
+      ['a', runner],
+      ['b', other],
+    ] as const) {
+      each.register('test.long', async (claimed) => {
+        runs.push(`${name}:${claimed.id}`);
+        await new Promise((resolve) => setTimeout(resolve, 2500));
+      });
+    }
+    const ids = [
+      await enqueueJob(database.db, { kind: 'test.long' }),
+      await enqueueJob(database.db, { kind: 'test.long' }),
+    ];
+    // One lane: the second job waits 2.5 s for the first, the batch outlives its 3 s lease.
+    const draining = runner.drain();
+    await new Promise((resolve) => setTimeout(resolve, 4000));
+    expect(await other.drain()).toBe(0);
+    expect(await draining).toBe(2);
+    expect(runs.sort()).toEqual(ids.map((id) => `a:${id}`).sort());
+    for (const id of ids) expect(await job(id)).toMatchObject({ state: 'done', attempts: 1 });
+  }, 15_000);
+
   it('polls once started and stops cleanly', async () => {
     const runner = new JobRunner(database.db, log, 10);
     let resolveRan!: () => void;
