@@ -119,6 +119,7 @@ async function paced(command: Extract<LoadCommand, { type: 'paced' }>): Promise<
   const target = new URL(baseUrl);
   const agent = new http.Agent({ keepAlive: true, maxSockets: config.connections });
   const latencies: number[] = [];
+  const timeline: [number, number][] | undefined = process.env.PACED_TIMELINE ? [] : undefined;
   const counts = { sent: 0, answered: 0, unexpectedStatus: 0, errors: 0, maxLagMs: 0 };
   const send = (sentAt: number, record: boolean) =>
     new Promise<void>((resolve) => {
@@ -138,7 +139,9 @@ async function paced(command: Extract<LoadCommand, { type: 'paced' }>): Promise<
           response.on('end', () => {
             if (record) {
               counts.answered += 1;
-              if (response.statusCode === expectedStatus) latencies.push(performance.now() - sentAt);
+              const latencyMs = performance.now() - sentAt;
+              timeline?.push([sentAt, latencyMs]);
+              if (response.statusCode === expectedStatus) latencies.push(latencyMs);
               else counts.unexpectedStatus += 1;
             }
             resolve();
@@ -181,6 +184,7 @@ async function paced(command: Extract<LoadCommand, { type: 'paced' }>): Promise<
   if (command.warmupS > 0) await run(command.warmupS, false);
   const sendingS = await run(command.durationS, true);
   agent.destroy();
+  if (timeline) writeTimeline(timeline);
   latencies.sort((left, right) => left - right);
   return {
     targetRate: command.rate,
@@ -193,6 +197,24 @@ async function paced(command: Extract<LoadCommand, { type: 'paced' }>): Promise<
     unexpectedStatus: counts.unexpectedStatus,
     errors: counts.errors,
   };
+}
+
+/** PACED_TIMELINE=1 (diagnosis only): per 100 ms of sending, requests and their worst latency, on stderr. */
+function writeTimeline(timeline: [number, number][]): void {
+  const start = timeline.reduce((min, [at]) => Math.min(min, at), Number.POSITIVE_INFINITY);
+  const buckets = new Map<number, { count: number; worst: number }>();
+  for (const [at, latency] of timeline) {
+    const bucket = Math.floor((at - start) / 100);
+    const entry = buckets.get(bucket) ?? { count: 0, worst: 0 };
+    entry.count += 1;
+    entry.worst = Math.max(entry.worst, latency);
+    buckets.set(bucket, entry);
+  }
+  const lines = [...buckets.entries()]
+    .sort(([left], [right]) => left - right)
+    .filter(([, entry]) => entry.worst > 5)
+    .map(([bucket, entry]) => `${bucket * 100} ms: ${entry.count} sent, worst ${entry.worst.toFixed(1)} ms`);
+  process.stderr.write(`paced timeline (buckets with a request over 5 ms):\n${lines.join('\n')}\n`);
 }
 
 async function handle(command: LoadCommand): Promise<unknown> {

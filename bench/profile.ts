@@ -138,10 +138,16 @@ async function main(): Promise<void> {
   const usePerf = process.env.PROFILE_PERF === '1';
   // PROFILE_NODE_ARGS: extra node options for the server only, e.g. a V8 flag under trial.
   const extraArgs = (process.env.PROFILE_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const nodeArgs = [
-    ...extraArgs,
-    ...(usePerf ? ['--perf-basic-prof-only-functions'] : ['--cpu-prof', `--cpu-prof-dir=${profileDir}`]),
-  ];
+  // PROFILE_RATE=<req/s>: open-loop fixed-rate load (as the latency figures send) instead of
+  // closed-loop full load, to look at a tail (e.g. with PROFILE_NODE_ARGS=--trace-gc); no profiler
+  // unless PROFILE_PERF=1, as one adds tail latency of its own.
+  const rate = Number(process.env.PROFILE_RATE ?? 0);
+  const profilerArgs = usePerf
+    ? ['--perf-basic-prof-only-functions']
+    : rate > 0
+      ? []
+      : ['--cpu-prof', `--cpu-prof-dir=${profileDir}`];
+  const nodeArgs = [...extraArgs, ...profilerArgs];
   const server = await startServer({ ...spec, nodeArgs });
   const generator = new LoadGenerator();
   let window: [number, number];
@@ -155,6 +161,18 @@ async function main(): Promise<void> {
     // V8's profile timestamps and process.hrtime are both CLOCK_MONOTONIC microseconds.
     const from = Number(process.hrtime.bigint() / 1000n);
     const perf = usePerf && server.pid ? perfRecord(server.pid, seconds, runDir) : undefined;
+    if (rate > 0) {
+      const paced = await generator.paced(scenarioId, rate, 1, seconds);
+      if (perf) await perf;
+      const ms = (value: number) => `${value.toFixed(2)} ms`;
+      process.stdout.write(
+        `${scenarioId} open loop at ${rate} req/s (sent ${paced.achievedRate.toFixed(0)}): p50 ${ms(paced.p50Ms)}, ` +
+          `p99 ${ms(paced.p99Ms)}, max ${ms(paced.maxMs)}, sender's worst lag ${ms(paced.maxLagMs)}, ` +
+          `unexpected statuses ${paced.unexpectedStatus}, errors ${paced.errors}\nserver log: ${spec.logPath}\n` +
+          (perf ? `perf data: ${path.join(runDir, 'perf.data')}\n` : ''),
+      );
+      return;
+    }
     const result = await generator.measure(scenarioId, 0, seconds);
     if (perf) await perf;
     window = [from, Number(process.hrtime.bigint() / 1000n)];
