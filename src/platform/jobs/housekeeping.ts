@@ -24,17 +24,14 @@ export function registerHousekeeping(
       `DELETE FROM jobs WHERE state IN ('done', 'failed') AND finished_at < now() - make_interval(days => $1)`,
       [FINISHED_JOB_RETENTION_DAYS],
     );
-    await schedulePurge(db, Date.now() + PURGE_EVERY_MS);
+    await scheduleSingleton(db, 'platform.purge', Date.now() + PURGE_EVERY_MS);
   });
-  return schedulePurge(db);
+  return scheduleSingleton(db, 'platform.purge');
 }
 
-function schedulePurge(db: Db, runAtMs?: number) {
-  return enqueueJob(db, {
-    kind: 'platform.purge',
-    singletonKey: 'platform.purge',
-    ...(runAtMs ? { runAtMs } : {}),
-  });
+/** Queues a periodic job once, whatever the number of processes (its kind is its singleton key). */
+function scheduleSingleton(db: Db, kind: string, runAtMs?: number) {
+  return enqueueJob(db, { kind, singletonKey: kind, ...(runAtMs ? { runAtMs } : {}) });
 }
 
 const VACUUM_EVERY_MS = 60 * 1000;
@@ -56,11 +53,29 @@ export function registerVacuum(runner: JobRunner, db: Db, hotTables: readonly st
   runner.register('platform.vacuum', async () => {
     // The next run is queued first: a vacuum that fails (a statement timeout, say) fails this one
     // attempt only, and the next minute tries again.
-    await scheduleVacuum(db, Date.now() + VACUUM_EVERY_MS);
+    await scheduleSingleton(db, 'platform.vacuum', Date.now() + VACUUM_EVERY_MS);
     await vacuumDeadTables(db, hotTables);
     await analyzeChangedTables(db);
   });
-  return scheduleVacuum(db);
+  return scheduleSingleton(db, 'platform.vacuum');
+}
+
+/**
+ * Runs `command` (VACUUM or ANALYZE) on the public tables whose pg_stat_user_tables row meets
+ * `condition`, in one statement; nothing when none does. VACUUM cannot run in a transaction:
+ * a plain pool query is its own statement.
+ */
+async function maintainTables(
+  db: Db,
+  command: 'VACUUM' | 'ANALYZE',
+  condition: string,
+  params: unknown[] = [],
+): Promise<void> {
+  const { rows } = await db.query<{ name: string }>(
+    `SELECT quote_ident(relname) AS name FROM pg_stat_user_tables WHERE schemaname = 'public' AND ${condition}`,
+    params,
+  );
+  if (rows.length > 0) await db.query(`${command} ${rows.map((row) => row.name).join(', ')}`);
 }
 
 /**
@@ -71,14 +86,12 @@ export function registerVacuum(runner: JobRunner, db: Db, hotTables: readonly st
  */
 async function vacuumDeadTables(db: Db, hotTables: readonly string[]): Promise<void> {
   if (hotTables.length === 0) return;
-  const { rows } = await db.query<{ name: string }>(
-    `SELECT quote_ident(relname) AS name FROM pg_stat_user_tables
-     WHERE schemaname = 'public' AND relname = ANY($1::text[])
-       AND n_dead_tup > 50 + 0.05 * GREATEST(n_live_tup, 0)`,
+  await maintainTables(
+    db,
+    'VACUUM',
+    'relname = ANY($1::text[]) AND n_dead_tup > 50 + 0.05 * GREATEST(n_live_tup, 0)',
     [hotTables],
   );
-  // VACUUM cannot run in a transaction: a plain pool query is its own statement.
-  if (rows.length > 0) await db.query(`VACUUM ${rows.map((row) => row.name).join(', ')}`);
 }
 
 /**
@@ -90,17 +103,5 @@ async function vacuumDeadTables(db: Db, hotTables: readonly string[]): Promise<v
  * plans be made again.
  */
 async function analyzeChangedTables(db: Db): Promise<void> {
-  const { rows } = await db.query<{ name: string }>(
-    `SELECT quote_ident(relname) AS name FROM pg_stat_user_tables
-     WHERE schemaname = 'public' AND n_mod_since_analyze > 50 + 0.1 * GREATEST(n_live_tup, 0)`,
-  );
-  if (rows.length > 0) await db.query(`ANALYZE ${rows.map((row) => row.name).join(', ')}`);
-}
-
-function scheduleVacuum(db: Db, runAtMs?: number) {
-  return enqueueJob(db, {
-    kind: 'platform.vacuum',
-    singletonKey: 'platform.vacuum',
-    ...(runAtMs ? { runAtMs } : {}),
-  });
+  await maintainTables(db, 'ANALYZE', 'n_mod_since_analyze > 50 + 0.1 * GREATEST(n_live_tup, 0)');
 }
