@@ -8,6 +8,23 @@ afterAll(async () => {
   for (const database of databases) await database.drop();
 });
 
+/** `rampart serve` on a fresh, unmigrated database and a free port. */
+async function serveOnFreshDatabase(logLevel: string) {
+  const database = await freshDatabase({ migrated: false });
+  databases.push(database);
+  const port = await freePort();
+  const run = spawnRampart(['serve'], {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATABASE_URL: database.url,
+    RAMPART_MASTER_KEY: TEST_MASTER_KEY,
+    RAMPART_OPERATOR_TOKEN: TEST_OPERATOR_TOKEN,
+    RAMPART_DATA_DIR: 'data/test-unused',
+    LOG_LEVEL: logLevel,
+  });
+  return { database, port, run };
+}
+
 describe('rampart process', () => {
   it('stops on a bad setting with exactly one stderr line naming it and a non-zero exit', async () => {
     const run = spawnRampart(['serve'], { PORT: 'abc' });
@@ -37,18 +54,7 @@ describe('rampart process', () => {
   });
 
   it('serves, then drains and exits 0 on SIGTERM', async () => {
-    const database = await freshDatabase({ migrated: false });
-    databases.push(database);
-    const port = await freePort();
-    const run = spawnRampart(['serve'], {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATABASE_URL: database.url,
-      RAMPART_MASTER_KEY: TEST_MASTER_KEY,
-      RAMPART_OPERATOR_TOKEN: TEST_OPERATOR_TOKEN,
-      RAMPART_DATA_DIR: 'data/test-unused',
-      LOG_LEVEL: 'warn',
-    });
+    const { database, port, run } = await serveOnFreshDatabase('warn');
     try {
       await run.waitForStdout('is up at');
       const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
@@ -68,18 +74,7 @@ describe('rampart process', () => {
   });
 
   it('drains and exits 0 on a SIGTERM that comes while it is still starting', async () => {
-    const database = await freshDatabase({ migrated: false });
-    databases.push(database);
-    const port = await freePort();
-    const run = spawnRampart(['serve'], {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATABASE_URL: database.url,
-      RAMPART_MASTER_KEY: TEST_MASTER_KEY,
-      RAMPART_OPERATOR_TOKEN: TEST_OPERATOR_TOKEN,
-      RAMPART_DATA_DIR: 'data/test-unused',
-      LOG_LEVEL: 'info',
-    });
+    const { port, run } = await serveOnFreshDatabase('info');
     try {
       // Logged once migrated, before the app and the workers start: the process is mid-start.
       await run.waitForStdout('migrations applied');
