@@ -35,6 +35,7 @@ describe('loadConfig', () => {
       shutdownTimeoutMs: 10_000,
       workersEnabled: true,
       workerPollMs: 1000,
+      workerPoolSize: 4,
     });
   });
 
@@ -49,6 +50,7 @@ describe('loadConfig', () => {
       LOG_LEVEL: 'warn',
       RAMPART_WORKERS: 'false',
       RAMPART_DB_POOL_SIZE: '25',
+      RAMPART_WORKER_POOL_SIZE: '8',
     });
     expect(config).toMatchObject({
       env: 'production',
@@ -59,6 +61,7 @@ describe('loadConfig', () => {
       logLevel: 'warn',
       workersEnabled: false,
       dbPoolSize: 25,
+      workerPoolSize: 8,
       publicUrls: ['http://localhost:8080'],
     });
     expect(config.masterKey?.equals(Buffer.from(MASTER_HEX, 'hex'))).toBe(true);
@@ -85,6 +88,9 @@ describe('loadConfig', () => {
     ['LOG_LEVEL', { LOG_LEVEL: 'loud' }],
     ['RAMPART_WORKERS', { RAMPART_WORKERS: 'maybe' }],
     ['RAMPART_DB_POOL_SIZE', { RAMPART_DB_POOL_SIZE: '0' }],
+    ['RAMPART_WORKER_POOL_SIZE', { RAMPART_WORKER_POOL_SIZE: '0' }],
+    ['RAMPART_WORKER_POOL_SIZE', { RAMPART_WORKER_POOL_SIZE: '101' }],
+    ['RAMPART_WORKER_POOL_SIZE', { RAMPART_WORKER_POOL_SIZE: 'four' }],
     ['RAMPART_BODY_LIMIT_BYTES', { RAMPART_BODY_LIMIT_BYTES: '1e6' }],
   ];
   for (const [variable, env] of bad) {
