@@ -22,6 +22,10 @@ const BEFORE = (instant: string) => `COALESCE((
     SELECT running_usd FROM card_spend WHERE spend_key = k.key AND at < ${instant}
     ORDER BY at DESC, order_id DESC LIMIT 1), 0)`;
 
+/** Column w<index>: the most any key spent since `start` (an SQL timestamptz), 0 without spend. */
+const spentSince = (index: number, start: string) =>
+  `COALESCE(max(latest.running_usd - ${BEFORE(start)}), 0) AS w${index}`;
+
 /**
  * Per window, the largest spend since its start (parameter startParam(index)) over the keys in
  * parameter keysParam, as columns w0, w1, …; keys with no spend count 0.
@@ -31,10 +35,7 @@ function largestSpentSince(
   startParam: (index: number) => number,
   windows: number,
 ): string {
-  const columns = Array.from(
-    { length: windows },
-    (_, index) => `COALESCE(max(latest.running_usd - ${BEFORE(AT(startParam(index)))}), 0) AS w${index}`,
-  );
+  const columns = Array.from({ length: windows }, (_, index) => spentSince(index, AT(startParam(index))));
   return `SELECT ${columns.join(', ')} FROM unnest($${keysParam}::text[]) AS k(key) ${LATEST}`;
 }
 
@@ -47,10 +48,7 @@ const spentTexts = new Map<number, string>();
  */
 function largestSpentOfText(windows: number): string {
   const names = Array.from({ length: windows }, (_, index) => `s${index}`);
-  const columns = names.map(
-    (name, index) =>
-      `COALESCE(max(latest.running_usd - ${BEFORE(`to_timestamp(s.${name} / 1000.0)`)}), 0) AS w${index}`,
-  );
+  const columns = names.map((name, index) => spentSince(index, `to_timestamp(s.${name} / 1000.0)`));
   const starts = names.map((_, index) => `$${3 + index}::bigint[]`);
   return `SELECT k.ord, ${columns.join(', ')}
   FROM unnest($1::text[], $2::int[]) AS k(key, ord)
