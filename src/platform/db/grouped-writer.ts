@@ -7,18 +7,34 @@
  * (bench/FINDINGS.md), so N requests' rows in one statement cost far less than N statements.
  */
 export class GroupedCalls<Input, Output> {
-  private pending: { input: Input; settle: (error: unknown, output?: Output) => void }[] = [];
-  private running = false;
+  private pending: Pending<Input, Output>[] = [];
+  private scheduled = false;
+  private running = 0;
+  /** Keys of the inputs in running groups (options.keysOf). */
+  private readonly busyKeys = new Set<string>();
+  private readonly maxGroup: number;
+  private readonly inFlight: number;
+  private readonly keysOf: ((input: Input) => readonly string[]) | undefined;
 
   /**
-   * `runGroup` answers one output per input, in the inputs' order; a group holds at most
-   * `maxGroup` inputs (more wait for the next), which bounds a statement's size. One group runs
-   * at a time: two or three in flight measured no faster (bench/FINDINGS.md).
+   * `runGroup` answers one output per input, in the inputs' order. Options:
+   * - `maxGroup` (200): a group holds at most that many inputs (more wait for the next), which
+   *   bounds a statement's size;
+   * - `inFlight` (1): how many groups may run at once. For one statement, two or three in flight
+   *   measured no faster (bench/FINDINGS.md); a group that is a transaction of several
+   *   statements leaves both processes idle between them, which a second group fills;
+   * - `keysOf`: what an input touches. An input sharing a key with one in the group being formed,
+   *   or in a running group, waits for a later group, in arrival order: no two inputs that share
+   *   a key are ever in one group or in groups running at the same time.
    */
   constructor(
     private readonly runGroup: (inputs: Input[]) => Promise<Output[]>,
-    private readonly maxGroup = 200,
-  ) {}
+    options: { maxGroup?: number; inFlight?: number; keysOf?: (input: Input) => readonly string[] } = {},
+  ) {
+    this.maxGroup = options.maxGroup ?? 200;
+    this.inFlight = options.inFlight ?? 1;
+    this.keysOf = options.keysOf;
+  }
 
   call(input: Input): Promise<Output> {
     return new Promise<Output>((resolve, reject) => {
@@ -26,29 +42,71 @@ export class GroupedCalls<Input, Output> {
         input,
         settle: (error, output) => (error === undefined ? resolve(output as Output) : reject(error)),
       });
-      if (!this.running) {
-        this.running = true;
-        setImmediate(() => void this.flush());
-      }
+      this.schedule();
     });
   }
 
-  private async flush(): Promise<void> {
-    while (this.pending.length > 0) {
-      const group = this.pending.splice(0, this.maxGroup);
-      let outputs: Output[] = [];
-      let failure: unknown;
-      try {
-        outputs = await this.runGroup(group.map((entry) => entry.input));
-      } catch (error) {
-        failure = error ?? new Error('grouped statement failed');
-      }
-      group.forEach((entry, index) => {
-        entry.settle(failure, outputs[index]);
-      });
-    }
-    this.running = false;
+  /** Groups start on the next turn of the event loop, so the inputs of this turn go together. */
+  private schedule(): void {
+    if (this.scheduled || this.running >= this.inFlight) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      this.startGroups();
+    });
   }
+
+  private startGroups(): void {
+    while (this.running < this.inFlight && this.pending.length > 0) {
+      const group = this.nextGroup();
+      if (group.length === 0) return; // every input waits for a key a running group holds
+      void this.run(group);
+    }
+  }
+
+  private async run(group: Pending<Input, Output>[]): Promise<void> {
+    this.running += 1;
+    const keys = this.keysOf ? group.flatMap((entry) => this.keysOf!(entry.input)) : [];
+    for (const key of keys) this.busyKeys.add(key);
+    let outputs: Output[] = [];
+    let failure: unknown;
+    try {
+      outputs = await this.runGroup(group.map((entry) => entry.input));
+    } catch (error) {
+      failure = error ?? new Error('grouped statement failed');
+    }
+    for (const key of keys) this.busyKeys.delete(key);
+    this.running -= 1;
+    group.forEach((entry, index) => {
+      entry.settle(failure, outputs[index]);
+    });
+    if (this.pending.length > 0) this.schedule();
+  }
+
+  private nextGroup(): Pending<Input, Output>[] {
+    const { keysOf } = this;
+    if (keysOf === undefined) return this.pending.splice(0, this.maxGroup);
+    const taken = new Set<string>();
+    const group: Pending<Input, Output>[] = [];
+    const waiting: Pending<Input, Output>[] = [];
+    for (const entry of this.pending) {
+      const keys = keysOf(entry.input);
+      const clashes = keys.some((key) => taken.has(key) || this.busyKeys.has(key));
+      if (group.length >= this.maxGroup || clashes) {
+        waiting.push(entry);
+        continue;
+      }
+      for (const key of keys) taken.add(key);
+      group.push(entry);
+    }
+    this.pending = waiting;
+    return group;
+  }
+}
+
+interface Pending<Input, Output> {
+  input: Input;
+  settle: (error: unknown, output?: Output) => void;
 }
 
 /**
@@ -72,10 +130,13 @@ export class GroupedWriter<Row> {
   private readonly calls: GroupedCalls<Row, undefined>;
 
   constructor(writeRows: (rows: Row[]) => Promise<void>, maxGroup?: number) {
-    this.calls = new GroupedCalls(async (rows) => {
-      await writeRows(rows);
-      return rows.map(() => undefined);
-    }, maxGroup);
+    this.calls = new GroupedCalls(
+      async (rows) => {
+        await writeRows(rows);
+        return rows.map(() => undefined);
+      },
+      { maxGroup },
+    );
   }
 
   add(row: Row): Promise<void> {

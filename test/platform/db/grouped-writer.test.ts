@@ -74,6 +74,21 @@ describe('GroupedCalls', () => {
     expect(failed.map((outcome) => outcome.status)).toEqual(['rejected', 'rejected']);
     await expect(calls.call('c')).resolves.toBe('C');
   });
+
+  it('keeps inputs that share a key out of one group, each waiting in arrival order', async () => {
+    const runs: string[][] = [];
+    const calls = new GroupedCalls<string, string>(
+      async (inputs) => {
+        runs.push(inputs);
+        return inputs;
+      },
+      { maxGroup: 3, keysOf: (input) => input.split('+') },
+    );
+    const inputs = ['a', 'b+x', 'a+c', 'd', 'x', 'e', 'c'];
+    expect(await Promise.all(inputs.map((input) => calls.call(input)))).toEqual(inputs);
+    // a, b+x, d fill the first group (max 3); a+c shares a, x shares x; the rest follow in order.
+    expect(runs).toEqual([['a', 'b+x', 'd'], ['a+c', 'x', 'e'], ['c']]);
+  });
 });
 
 describe('rowsInInputOrder', () => {
