@@ -1,7 +1,7 @@
-import pg from 'pg';
 import type { Scope } from '../identity/types.ts';
 import { combinedEntries, type EntryArguments, entryArguments } from '../ledger/service.ts';
 import type { AppContext } from '../platform/context.ts';
+import { refusedByDatabase } from '../platform/db/errors.ts';
 import { GroupedWriter, perContext } from '../platform/db/grouped-writer.ts';
 import { newId } from '../platform/ids.ts';
 import {
@@ -43,15 +43,6 @@ interface Pending {
   entry: EntryArguments;
   /** Set when this transfer was refused (or its outcome is unknown). */
   error?: unknown;
-}
-
-/**
- * PostgreSQL answered the statement with an error (the statement and its transaction rolled
- * back). A socket error (EPIPE, ECONNRESET) or a connection-class SQLSTATE (08…) leaves the
- * outcome unknown instead.
- */
-function refusedByDatabase(error: unknown): boolean {
-  return error instanceof pg.DatabaseError && !String(error.code).startsWith('08');
 }
 
 class SettledBatches {

@@ -1,3 +1,5 @@
+import pg from 'pg';
+
 /**
  * Errors that mean "the database cannot be reached right now" (stopped, restarting, network cut),
  * as opposed to a fault in our SQL. The error handler answers them 503 with `transient: true`:
@@ -42,4 +44,13 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   if (typeof code === 'string' && (SOCKET_CODES.has(code) || SERVER_CODES.test(code))) return true;
   if (error instanceof AggregateError) return error.errors.some(isDatabaseUnavailable);
   return typeof message === 'string' && CLIENT_MESSAGES.some((text) => message.startsWith(text));
+}
+
+/**
+ * PostgreSQL answered a statement with an error, so the statement and its transaction rolled
+ * back and nothing of it was written. A socket error (EPIPE, ECONNRESET) or a connection-class
+ * SQLSTATE (08…) leaves the outcome unknown instead.
+ */
+export function refusedByDatabase(error: unknown): boolean {
+  return error instanceof pg.DatabaseError && !String(error.code).startsWith('08');
 }
