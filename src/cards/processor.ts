@@ -7,14 +7,24 @@ import type { CheckedCard } from './card-input.ts';
  * the first answer, repeating a capture, void or refund changes nothing more.
  *
  * `q` is the caller's transaction: the sandbox processor keeps its records in it (so a rolled
- * back order leaves no authorization behind); a remote processor ignores it. `signal` aborts a
- * call the caller stopped waiting for.
+ * back order leaves no authorization behind); a remote processor ignores it.
  */
 export interface CardProcessor {
-  authorize(q: Queryable, request: AuthorizeRequest, signal: AbortSignal): Promise<AuthorizeResult>;
+  /**
+   * Authorises each call's amount: one answer per call, in order, each settling on its own (a
+   * slow issuer holds up only its own call). Calls made together are the orders of one group
+   * (wallet-orders/order-groups.ts); the sandbox writes their records in one statement. A call's
+   * `signal` aborts it once the caller stopped waiting: it must not touch `q` after that.
+   */
+  authorize(q: Queryable, calls: readonly AuthorizeCall[]): Promise<AuthorizeResult>[];
   capture(q: Queryable, orderId: string): Promise<void>;
   void(q: Queryable, orderId: string): Promise<void>;
   refund(q: Queryable, orderId: string): Promise<void>;
+}
+
+export interface AuthorizeCall {
+  request: AuthorizeRequest;
+  signal: AbortSignal;
 }
 
 export interface AuthorizeRequest {

@@ -1,7 +1,7 @@
 import type { Queryable } from '../platform/db/pool.ts';
 import { lookupBin } from './bins.ts';
-import type { AuthorizeRequest, AuthorizeResult, CardProcessor } from './processor.ts';
-import { SLOW_CARD_DELAY_MS, testCardBehaviour } from './test-cards.ts';
+import type { AuthorizeCall, AuthorizeRequest, AuthorizeResult, CardProcessor } from './processor.ts';
+import { SLOW_CARD_DELAY_MS, type TestCardBehaviour, testCardBehaviour } from './test-cards.ts';
 
 function abortableDelay(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -21,28 +21,36 @@ function abortableDelay(ms: number, signal: AbortSignal): Promise<void> {
 /**
  * A processor that behaves like a real one for the documented test cards: BIN check (credit and
  * prepaid refused), AVS, declines, extra authorization steps, a slow answer. Its authorizations
- * live in `sandbox_card_authorizations`, written with the caller's transaction.
+ * live in `sandbox_card_authorizations`, written with the caller's transaction: the approvals
+ * that answer at once in one statement per authorize call.
  */
 export const sandboxProcessor: CardProcessor = {
-  async authorize(q: Queryable, request: AuthorizeRequest, signal: AbortSignal): Promise<AuthorizeResult> {
-    const behaviour = testCardBehaviour(request.card.pan);
-    const declined = decline(request, behaviour);
+  authorize(q: Queryable, calls: readonly AuthorizeCall[]): Promise<AuthorizeResult>[] {
+    const behaviours = calls.map((call) => testCardBehaviour(call.request.card.pan));
+    const declines = calls.map((call, index) => decline(call.request, behaviours[index]!));
     // A repeat answers the first approval without waiting or declining; an approval that is
-    // not slow finds out from its own insert (one round trip), the rest look first.
-    if ((declined || behaviour === 'SLOW') && (await authorized(q, request.orderId))) return APPROVED_BEFORE;
-    if (declined) return declined;
-    // The caller's transaction must not be touched once it stopped waiting for us.
-    if (behaviour === 'SLOW') await abortableDelay(SLOW_CARD_DELAY_MS, signal);
-    signal.throwIfAborted();
-    const { rows } = await q.query(
-      `INSERT INTO sandbox_card_authorizations (order_id, card_fingerprint, currency, amount, state, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, 'AUTHORIZED', to_timestamp($5 / 1000.0), to_timestamp($5 / 1000.0))
-       ON CONFLICT (order_id) DO NOTHING RETURNING order_id`,
-      [request.orderId, request.fingerprint, request.currency, request.amount.toFixed(), request.nowMs],
-    );
-    if (rows.length === 0) return APPROVED_BEFORE;
-    const step = behaviour === 'NEEDS_CODES' ? 'CODES' : behaviour === 'NEEDS_3DS' ? '3DS' : 'NONE';
-    return { outcome: 'APPROVED', step };
+    // not slow finds out from its own insert, the rest look first (one statement for all).
+    const looks = calls.filter((_, index) => declines[index] || behaviours[index] === 'SLOW');
+    const before = looks.length > 0 ? authorizedAmong(q, looks) : Promise.resolve(new Set<string>());
+    const prompt = calls.filter((_, index) => !declines[index] && behaviours[index] !== 'SLOW');
+    const written = prompt.length > 0 ? recordAuthorizations(q, prompt) : Promise.resolve(new Set<string>());
+    // Each answer is awaited by its caller; these keep an unawaited failure from going unhandled.
+    before.catch(() => undefined);
+    written.catch(() => undefined);
+    return calls.map(async (call, index) => {
+      const { orderId } = call.request;
+      const behaviour = behaviours[index]!;
+      if (behaviour !== 'SLOW' && !declines[index]) {
+        if ((await written).has(orderId)) return approved(behaviour);
+        call.signal.throwIfAborted(); // left out of the insert, not a repeat
+        return APPROVED_BEFORE;
+      }
+      if ((await before).has(orderId)) return APPROVED_BEFORE;
+      const declined = declines[index];
+      if (declined) return declined;
+      await abortableDelay(SLOW_CARD_DELAY_MS, call.signal);
+      return (await recordAuthorizations(q, [call])).has(orderId) ? approved(behaviour) : APPROVED_BEFORE;
+    });
   },
   capture: (q, orderId) => move(q, orderId, 'AUTHORIZED', 'CAPTURED'),
   void: (q, orderId) => move(q, orderId, 'AUTHORIZED', 'VOIDED'),
@@ -52,9 +60,41 @@ export const sandboxProcessor: CardProcessor = {
 /** What a repeated authorise of an order already authorised answers. */
 const APPROVED_BEFORE: AuthorizeResult = { outcome: 'APPROVED', step: 'NONE' };
 
-async function authorized(q: Queryable, orderId: string): Promise<boolean> {
-  const { rows } = await q.query('SELECT 1 FROM sandbox_card_authorizations WHERE order_id = $1', [orderId]);
-  return rows.length > 0;
+function approved(behaviour: TestCardBehaviour): AuthorizeResult {
+  const step = behaviour === 'NEEDS_CODES' ? 'CODES' : behaviour === 'NEEDS_3DS' ? '3DS' : 'NONE';
+  return { outcome: 'APPROVED', step };
+}
+
+async function authorizedAmong(q: Queryable, calls: readonly AuthorizeCall[]): Promise<Set<string>> {
+  const { rows } = await q.query<{ order_id: string }>(
+    'SELECT order_id FROM sandbox_card_authorizations WHERE order_id = ANY($1::text[])',
+    [calls.map((call) => call.request.orderId)],
+  );
+  return new Set(rows.map((row) => row.order_id));
+}
+
+/**
+ * The calls' authorizations, one statement; answers the order ids it wrote (a repeat writes
+ * nothing). Calls already aborted are left out: their caller's transaction is not ours to touch.
+ */
+async function recordAuthorizations(q: Queryable, calls: readonly AuthorizeCall[]): Promise<Set<string>> {
+  const live = calls.filter((call) => !call.signal.aborted);
+  if (live.length === 0) throw calls[0]!.signal.reason;
+  const requests = live.map((call) => call.request);
+  const { rows } = await q.query<{ order_id: string }>(
+    `INSERT INTO sandbox_card_authorizations (order_id, card_fingerprint, currency, amount, state, created_at, updated_at)
+     SELECT a.order_id, a.fingerprint, a.currency, a.amount, 'AUTHORIZED', to_timestamp(a.at / 1000.0), to_timestamp(a.at / 1000.0)
+     FROM unnest($1::text[], $2::text[], $3::text[], $4::numeric[], $5::bigint[]) AS a(order_id, fingerprint, currency, amount, at)
+     ON CONFLICT (order_id) DO NOTHING RETURNING order_id`,
+    [
+      requests.map((request) => request.orderId),
+      requests.map((request) => request.fingerprint),
+      requests.map((request) => request.currency),
+      requests.map((request) => request.amount.toFixed()),
+      requests.map((request) => request.nowMs),
+    ],
+  );
+  return new Set(rows.map((row) => row.order_id));
 }
 
 function decline(request: AuthorizeRequest, behaviour: string): AuthorizeResult | undefined {

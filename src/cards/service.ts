@@ -19,35 +19,67 @@ export function cardProcessor(ctx: AppContext): CardProcessor {
   );
 }
 
+/** One order's answer from authorizeCards. */
+export type CardAuthorization =
+  | { step: AuthorizationStep }
+  | { declined: ApiError }
+  /** No answer within the wait: the call was aborted, and nothing may be assumed about the card. */
+  | { late: true };
+
 /**
- * Authorises (holds) the amount, bounded by RAMPART_CARD_PROCESSOR_TIMEOUT_MS: a processor that
- * does not answer in time is abandoned (its call aborted) and the order fails as transient, so
- * the caller's transaction rolls back with nothing charged. Declines become Wyre's errorCodes.
+ * Authorises (holds) each request's amount, all at once (CardProcessor.authorize), waiting at
+ * most `waitMs` for any answer: a call still out then is abandoned (its signal aborted) and
+ * answers `late`. Declines become Wyre's errorCodes. Any other failure of a call rejects the
+ * whole; the other calls are aborted too, so none touches `q` afterwards.
+ */
+export async function authorizeCards(
+  ctx: AppContext,
+  q: Queryable,
+  requests: readonly AuthorizeRequest[],
+  waitMs: number,
+): Promise<CardAuthorization[]> {
+  const processor = cardProcessor(ctx);
+  const controllers = requests.map(() => new AbortController());
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), waitMs);
+  });
+  try {
+    const calls = processor.authorize(
+      q,
+      requests.map((request, index) => ({ request, signal: controllers[index]!.signal })),
+    );
+    // Once abandoned, a call's own rejection (its abort) has nobody waiting for it.
+    for (const call of calls) call.catch(() => undefined);
+    return await Promise.all(
+      calls.map(async (call): Promise<CardAuthorization> => {
+        const result = await Promise.race([call, deadline]);
+        if (result === 'late') return { late: true };
+        return result.outcome === 'APPROVED'
+          ? { step: result.step }
+          : { declined: declineError(result.reason) };
+      }),
+    );
+  } finally {
+    clearTimeout(timer);
+    for (const controller of controllers) controller.abort(new Error('card processor timeout'));
+  }
+}
+
+/**
+ * One order's authorization, bounded by RAMPART_CARD_PROCESSOR_TIMEOUT_MS: a processor that does
+ * not answer in time fails the order as transient, so the caller's transaction rolls back with
+ * nothing charged.
  */
 export async function authorizeCard(
   ctx: AppContext,
   q: Queryable,
   request: AuthorizeRequest,
 ): Promise<AuthorizationStep> {
-  const processor = cardProcessor(ctx);
-  const controller = new AbortController();
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      controller.abort(new Error('card processor timeout'));
-      reject(cardErrors.processorTimeout());
-    }, ctx.config.cardProcessorTimeoutMs);
-  });
-  try {
-    const call = processor.authorize(q, request, controller.signal);
-    // Once abandoned, the call's own rejection (its abort) has nobody waiting for it.
-    call.catch(() => undefined);
-    const result = await Promise.race([call, timeout]);
-    if (result.outcome === 'APPROVED') return result.step;
-    throw declineError(result.reason);
-  } finally {
-    clearTimeout(timer);
-  }
+  const [answer] = await authorizeCards(ctx, q, [request], ctx.config.cardProcessorTimeoutMs);
+  if (answer === undefined || 'late' in answer) throw cardErrors.processorTimeout();
+  if ('declined' in answer) throw answer.declined;
+  return answer.step;
 }
 
 function declineError(reason: string): ApiError {
