@@ -2,14 +2,16 @@ import { partnerIdOf } from '../identity/webhook-secret.ts';
 import type { AppContext } from '../platform/context.ts';
 import { GroupedCalls, perContext } from '../platform/db/grouped-writer.ts';
 import type { Queryable, Tx } from '../platform/db/pool.ts';
+import type { ApiError } from '../platform/errors.ts';
 import { Money } from '../platform/money.ts';
 import { approvedScopesOf } from '../users/scopes-service.ts';
 import { limitErrors } from './errors.ts';
-import { findOverride, type StoredLimits } from './overrides-store.ts';
+import { findOverride, findOverrides, type StoredLimits } from './overrides-store.ts';
 import {
   deleteSpend,
   largestSpentOf,
   lockSpendKeys,
+  recordCheckedSpends,
   recordSpendWithin,
   type SpentRead,
 } from './spend-store.ts';
@@ -147,11 +149,7 @@ export async function currentLimits(
  * held until the order commits or rolls back (a rollback takes the spend with it). Then one
  * statement sums the windows and records the spend only when the amount fits all of them.
  */
-export async function recordSpend(
-  ctx: AppContext,
-  tx: Tx,
-  order: { orderId: string; amountUsd: Money; subject: LimitsSubject; keys: string[] },
-): Promise<void> {
+export async function recordSpend(ctx: AppContext, tx: Tx, order: OrderSpend): Promise<void> {
   const keys = [...new Set(order.keys)];
   await lockSpendKeys(tx, keys);
   // Read after the locks: an order that waited measures its windows from when it got them.
@@ -164,12 +162,70 @@ export async function recordSpend(
     WINDOWS.map((window, index) => ({ startMs: starts[index]!, limitUsd: table[window.name].toFixed() })),
   );
   if (recorded) return;
-  const limits = view(table, spentOf(spent));
+  throw (
+    limitRefusal(table, spentOf(spent), order.amountUsd) ??
+    new Error(`spend of order ${order.orderId} refused though it fits every window`)
+  );
+}
+
+/** The error of the first window the amount does not fit, or undefined when it fits them all. */
+function limitRefusal(table: LimitTable, spent: Record<WindowName, Money>, amountUsd: Money) {
+  const limits = view(table, spent);
   for (const window of WINDOWS) {
     const remaining = limits[`${window.name}Remaining`];
-    if (order.amountUsd.gt(remaining)) throw limitErrors.reached(window.name, remaining.toFixed(2));
+    if (amountUsd.gt(remaining)) return limitErrors.reached(window.name, remaining.toFixed(2));
   }
-  throw new Error(`spend of order ${order.orderId} refused though it fits every window`);
+  return undefined;
+}
+
+export interface OrderSpend {
+  orderId: string;
+  amountUsd: Money;
+  subject: LimitsSubject;
+  keys: string[];
+}
+
+/**
+ * recordSpend's check for orders placed together in one transaction, no two of which share a
+ * key: all their keys locked in one statement, then every order's windows read in one. Answers
+ * each order's limit error (undefined when it fits) and the instant it was checked at; record
+ * the ones that go ahead with recordSpendsTogether in the same transaction, under these locks.
+ */
+export async function checkSpendsTogether(
+  ctx: AppContext,
+  tx: Tx,
+  orders: readonly OrderSpend[],
+): Promise<{ refusals: (ApiError | undefined)[]; atMs: number }> {
+  const keys = orders.flatMap((order) => order.keys);
+  if (new Set(keys).size !== keys.length)
+    throw new Error('orders checked together must not share a spend key');
+  await lockSpendKeys(tx, keys);
+  const atMs = ctx.clock.nowMs();
+  const partners = [...new Set(orders.flatMap((order) => order.subject.partnerId ?? []))];
+  const overrides = partners.length > 0 ? await findOverrides(tx, partners) : new Map();
+  const starts = windowStarts(atMs);
+  const sums = await largestSpentOf(
+    tx,
+    orders.map((order) => ({ keys: order.keys, startsMs: starts })),
+  );
+  const refusals = orders.map((order, index) => {
+    const override = order.subject.partnerId ? overrides.get(order.subject.partnerId) : undefined;
+    return limitRefusal(tableOf(override, order.subject), spentOf(sums[index]!), order.amountUsd);
+  });
+  return { refusals, atMs };
+}
+
+/** Records the spend of orders checkSpendsTogether let through, at the instant it checked them. */
+export function recordSpendsTogether(tx: Tx, orders: readonly OrderSpend[], atMs: number): Promise<void> {
+  return recordCheckedSpends(
+    tx,
+    orders.map((order) => ({
+      orderId: order.orderId,
+      keys: order.keys,
+      amountUsd: order.amountUsd.toFixed(),
+    })),
+    atMs,
+  );
 }
 
 /** A failed order's spend no longer counts. Safe to repeat. */

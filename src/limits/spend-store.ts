@@ -168,6 +168,49 @@ export async function recordSpendWithin(
   return { recorded: row.recorded, spent: windows.map((_, index) => row[`w${index}`]!) };
 }
 
+export interface CheckedSpend {
+  orderId: string;
+  keys: readonly string[];
+  amountUsd: string;
+}
+
+/**
+ * Records spend already checked against the limits under its keys' locks (lockSpendKeys, same
+ * transaction), for orders placed together: no two share a key. Each (order, key) row gets the
+ * running total of the key's row before it plus the amount, and rows after it (only when another
+ * process's clock ran ahead) gain the amount, as recordSpendWithin does for one order.
+ */
+export async function recordCheckedSpends(
+  q: Queryable,
+  spends: readonly CheckedSpend[],
+  atMs: number,
+): Promise<void> {
+  const orderIds: string[] = [];
+  const keys: string[] = [];
+  const amounts: string[] = [];
+  for (const spend of spends) {
+    for (const key of spend.keys) {
+      orderIds.push(spend.orderId);
+      keys.push(key);
+      amounts.push(spend.amountUsd);
+    }
+  }
+  await q.query(
+    `WITH s AS (SELECT * FROM unnest($1::text[], $2::text[], $3::numeric[]) AS s(order_id, key, amount)),
+     later AS (
+       UPDATE card_spend AS c SET running_usd = c.running_usd + s.amount FROM s
+       -- spend_key = ANY: the keys' index ranges, not a join against the whole table.
+       WHERE c.spend_key = ANY($2::text[]) AND c.spend_key = s.key AND (c.at, c.order_id) > (${AT(4)}, s.order_id)
+     )
+     INSERT INTO card_spend (order_id, spend_key, amount_usd, at, running_usd)
+     SELECT s.order_id, s.key, s.amount, ${AT(4)}, s.amount + COALESCE((
+         SELECT running_usd FROM card_spend WHERE spend_key = s.key AND (at, order_id) < (${AT(4)}, s.order_id)
+         ORDER BY at DESC, order_id DESC LIMIT 1), 0)
+     FROM s`,
+    [orderIds, keys, amounts, atMs],
+  );
+}
+
 /**
  * Removes an order's spend; a repeat finds nothing. The order's keys are locked first (byte
  * order, as lockSpendKeys), since the rows recorded after it under each key lose its amount

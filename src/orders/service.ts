@@ -2,7 +2,7 @@ import type { Scope } from '../identity/types.ts';
 import type { AppContext } from '../platform/context.ts';
 import { GroupedCalls, perContext } from '../platform/db/grouped-writer.ts';
 import type { Tx } from '../platform/db/pool.ts';
-import { notFound } from '../platform/errors.ts';
+import { type ApiError, notFound } from '../platform/errors.ts';
 import { newReservationId } from '../platform/ids.ts';
 import { type Money, parsePositiveAmount } from '../platform/money.ts';
 import { pricingErrors } from '../pricing/errors.ts';
@@ -23,8 +23,11 @@ import {
   findReservation,
   findReservationById,
   insertReservations,
+  lockUsableReservations,
+  markReservationsUsed,
   markReservationUsed,
   type NewReservation,
+  type ReservationRow,
 } from './store.ts';
 import { RESERVATION_LIFETIME_MS } from './supported.ts';
 
@@ -164,7 +167,33 @@ export async function consumeReservation(
 ): Promise<ConsumedReservation> {
   const row = await markReservationUsed(tx, scope.partnerId, scope.accountId, id, ctx.clock.nowMs());
   if (!row) throw orderErrors.illegalReservation();
+  return consumed(row);
+}
+
+function consumed(row: ReservationRow): ConsumedReservation {
   return { id: row.id, accountId: row.account_id, request: row.request, quote: storedQuote(row) };
+}
+
+/**
+ * consumeReservation for orders placed together in one transaction: each order's reservation,
+ * locked, or the illegalReservation error it would have got. Only the ones passed to
+ * markConsumed afterwards (same transaction) are used; the others stay usable.
+ */
+export async function lockReservationsForUse(
+  ctx: AppContext,
+  tx: Tx,
+  uses: readonly { scope: Scope; id: string }[],
+): Promise<(ConsumedReservation | ApiError)[]> {
+  const rows = await lockUsableReservations(
+    tx,
+    uses.map(({ scope, id }) => ({ id, partnerId: scope.partnerId, accountId: scope.accountId })),
+    ctx.clock.nowMs(),
+  );
+  return rows.map((row) => (row ? consumed(row) : orderErrors.illegalReservation()));
+}
+
+export function markConsumed(ctx: AppContext, tx: Tx, ids: readonly string[]): Promise<void> {
+  return markReservationsUsed(tx, ids, ctx.clock.nowMs());
 }
 
 const WALLET_TYPES: Record<string, string> = {

@@ -1,3 +1,4 @@
+import { rowsInInputOrder } from '../platform/db/grouped-writer.ts';
 import type { Queryable } from '../platform/db/pool.ts';
 import type { Quote } from '../pricing/quote.ts';
 import type { RateDerivation } from '../pricing/rates.ts';
@@ -161,6 +162,50 @@ export async function markReservationUsed(
     [id, partnerId, accountId, nowMs],
   );
   return rows[0];
+}
+
+/** A card order's reference to the reservation it uses, as its caller sees it. */
+export interface ReservationUse {
+  id: string;
+  partnerId: string;
+  accountId: string;
+}
+
+/**
+ * For orders placed together (one transaction): each use's reservation, locked, when it is
+ * visible to its caller, unused and unexpired; undefined otherwise. Rows are locked in id order,
+ * so two groups sharing reservations cannot deadlock; a single use (markReservationUsed) locks
+ * one row. The caller marks the ones it uses with markReservationsUsed in the same transaction.
+ */
+export async function lockUsableReservations(
+  q: Queryable,
+  uses: readonly ReservationUse[],
+  nowMs: number,
+): Promise<(ReservationRow | undefined)[]> {
+  const { rows } = await q.query<ReservationRow & { ord: number }>(
+    `SELECT r.*, u.ord::int AS ord
+     FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS u(id, partner_id, account_id, ord)
+     JOIN reservations r ON r.id = u.id AND r.partner_id = u.partner_id
+       AND (r.partner_id = u.account_id OR r.account_id = u.account_id)
+     WHERE r.state = 'valid' AND r.expires_at > to_timestamp($4::bigint / 1000.0)
+     ORDER BY r.id
+     FOR UPDATE OF r`,
+    [uses.map((use) => use.id), uses.map((use) => use.partnerId), uses.map((use) => use.accountId), nowMs],
+  );
+  return rowsInInputOrder(rows, uses.length);
+}
+
+/** Reservations locked by lockUsableReservations, used by the orders of the same transaction. */
+export async function markReservationsUsed(
+  q: Queryable,
+  ids: readonly string[],
+  nowMs: number,
+): Promise<void> {
+  await q.query(
+    `UPDATE reservations SET state = 'used', used_at = to_timestamp($2::bigint / 1000.0)
+     WHERE id = ANY($1::text[]) AND state = 'valid'`,
+    [ids, nowMs],
+  );
 }
 
 /**

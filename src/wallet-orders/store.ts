@@ -166,6 +166,108 @@ export async function insertOrder(
   }
 }
 
+/** A new order as insertOrder takes it, for insertOrders. */
+export interface NewOrderWrite {
+  order: NewOrder;
+  hold: HoldArguments;
+  next: { job: NewJob; authorization?: NewAuthorization };
+}
+
+/** Array types of the order columns that are not text, for insertOrders' unnest. */
+const ORDER_ARRAY_TYPES: Partial<Record<keyof NewOrder, string>> = {
+  source_amount: 'numeric[]',
+  purchase_amount: 'numeric[]',
+  dest_amount: 'numeric[]',
+  exchange_rate: 'numeric[]',
+  amount_usd: 'numeric[]',
+  fees: 'jsonb[]',
+  billing_address: 'jsonb[]',
+};
+
+/**
+ * insertOrder for many orders in one statement (orders placed together): `$1…$n` one array per
+ * order column, then the holds' five arrays (ledger_place_holds, migration 019), the creation
+ * time, the authorization steps' five arrays (orders with a step only) and the jobs' four.
+ */
+const INSERT_ORDERS = (() => {
+  const n = ORDER_COLUMNS.length;
+  const unnested = ORDER_COLUMNS.map(
+    (column, index) => `$${index + 1}::${ORDER_ARRAY_TYPES[column] ?? 'text[]'}`,
+  );
+  const param = (offset: number) => `$${n + offset}`;
+  const at = `to_timestamp(${param(6)}::bigint / 1000.0)`;
+  return `WITH h AS (
+    SELECT ledger_place_holds(${param(1)}::text[], ${param(2)}::text[], ${param(3)}::numeric[],
+                              ${param(4)}::timestamptz[], ${param(5)}::text[]) AS ids
+  ),
+  o AS (
+    INSERT INTO wallet_orders (${ORDER_COLUMNS.join(', ')}, hold_id, created_at, updated_at)
+    SELECT ${ORDER_COLUMNS.map((column) => `n.${column}`).join(', ')}, (SELECT ids FROM h)[n.ord], ${at}, ${at}
+    FROM unnest(${unnested.join(', ')}) WITH ORDINALITY AS n(${ORDER_COLUMNS.join(', ')}, ord)
+    RETURNING *
+  ),
+  a AS (
+    INSERT INTO wallet_order_authorizations (order_id, partner_id, method, sms_hash, card2fa_hash, state, expires_at)
+    SELECT s.order_id, o.partner_id, s.method, s.sms_hash, s.card2fa_hash, 'PENDING', to_timestamp(s.expires_ms / 1000.0)
+    FROM unnest(${param(7)}::text[], ${param(8)}::text[], ${param(9)}::text[], ${param(10)}::text[], ${param(11)}::bigint[])
+      AS s(order_id, method, sms_hash, card2fa_hash, expires_ms)
+    JOIN o ON o.id = s.order_id
+    RETURNING order_id, method, state
+  ),
+  j AS (
+    INSERT INTO jobs (kind, payload, run_at, max_attempts)
+    SELECT j.kind, j.payload, COALESCE(to_timestamp(j.run_at_ms / 1000.0), now()), j.max_attempts
+    FROM unnest(${param(12)}::text[], ${param(13)}::jsonb[], ${param(14)}::bigint[], ${param(15)}::int[])
+      AS j(kind, payload, run_at_ms, max_attempts)
+  )
+  SELECT o.*, a.method AS auth_method, a.state AS auth_state FROM o LEFT JOIN a ON a.order_id = o.id`;
+})();
+
+/**
+ * The orders with their card holds, authorization steps and jobs, in one statement; answers the
+ * rows (as lockOrder reads them) in the writes' order. The ledger's refusals come back as
+ * ledgerRefusal makes them.
+ */
+export async function insertOrders(
+  q: Queryable,
+  writes: readonly NewOrderWrite[],
+  nowMs: number,
+): Promise<OrderRow[]> {
+  const values: unknown[] = ORDER_COLUMNS.map((column) =>
+    writes.map(({ order }) => {
+      const value = order[column];
+      return value !== null && typeof value === 'object' ? JSON.stringify(value) : value;
+    }),
+  );
+  const holds = writes.map((write) => write.hold);
+  values.push(
+    holds.map((hold) => hold.owner),
+    holds.map((hold) => hold.currency),
+    holds.map((hold) => hold.amount),
+    holds.map((hold) => hold.expiresAt),
+    holds.map((hold) => hold.reference),
+    nowMs,
+  );
+  const steps = writes.filter((write) => write.next.authorization !== undefined);
+  const step = (write: NewOrderWrite) => write.next.authorization!;
+  values.push(
+    steps.map((write) => write.order.id),
+    steps.map((write) => step(write).method),
+    steps.map((write) => step(write).smsHash),
+    steps.map((write) => step(write).card2faHash),
+    steps.map((write) => step(write).expiresAtMs),
+  );
+  const jobs = writes.map((write) => jobParams(write.next.job));
+  for (let field = 0; field < 4; field++) values.push(jobs.map((params) => params[field]));
+  try {
+    const { rows } = await q.query<OrderRow>(INSERT_ORDERS, values);
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return writes.map(({ order }) => byId.get(order.id)!);
+  } catch (error) {
+    throw ledgerRefusal(error);
+  }
+}
+
 /** partnerId undefined: the hosted pages and workers, for which the id itself is the capability. */
 export async function findOrder(q: Queryable, id: string, partnerId?: string): Promise<OrderRow | undefined> {
   const { rows } = await q.query<OrderRow>(
