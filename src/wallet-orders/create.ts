@@ -1,16 +1,17 @@
-import { lookupBin } from '../cards/bins.ts';
+import { type CardBrand, lookupBin } from '../cards/bins.ts';
 import { type CheckedCard, checkCard } from '../cards/card-input.ts';
 import { cardErrors } from '../cards/errors.ts';
 import { cardFingerprint } from '../cards/fingerprint.ts';
+import type { AuthorizationStep, AuthorizeRequest } from '../cards/processor.ts';
 import { authorizeCard } from '../cards/service.ts';
 import type { Scope } from '../identity/types.ts';
 import { addressSpendKey, type BillingAddress, checkBillingAddress } from '../limits/billing-address.ts';
-import { recordSpend, tierOfUser } from '../limits/service.ts';
+import { type OrderSpend, recordSpend, tierOfUser } from '../limits/service.ts';
 import type { LimitTier } from '../limits/tables.ts';
 import { checkCurrencyForCountry, checkDest, checkReferrer } from '../orders/order-checks.ts';
 import { type ConsumedReservation, consumeReservation } from '../orders/service.ts';
 import type { AppContext } from '../platform/context.ts';
-import type { Tx } from '../platform/db/pool.ts';
+import { type Tx, withTransaction } from '../platform/db/pool.ts';
 import { newId } from '../platform/ids.ts';
 import { Money, roundPayout } from '../platform/money.ts';
 import type { Quote } from '../pricing/quote.ts';
@@ -20,7 +21,7 @@ import { walletOrderErrors } from './errors.ts';
 import { processingJob } from './jobs.ts';
 import { cardHoldArguments } from './ledger.ts';
 import type { WalletOrderRequest } from './request.ts';
-import { insertOrder } from './store.ts';
+import { insertOrder, type NewOrder, type NewOrderWrite } from './store.ts';
 import { walletOrderView } from './view.ts';
 
 /** Everything checked before the order's transaction opens (no pooled connection held). */
@@ -31,6 +32,10 @@ export interface PreparedOrder {
   address: BillingAddress;
   tier: LimitTier;
   ownerUserId: string | undefined;
+  /** The card's keyed fingerprint (never the number): a spend key, and stored with the order. */
+  fingerprint: string;
+  /** What the order's spend counts under (limits): billing address, card, owner user. */
+  spendKeys: string[];
   /**
    * For a reservation that locked no rate: `amount` quoted at current prices, made outside any
    * transaction once a first attempt found the reservation unlocked (QuoteNeeded).
@@ -53,7 +58,10 @@ export async function prepareWalletOrder(
   await checkReferrer(ctx, scope, request.referrerAccountId);
   const ownerUserId = request.owner?.slice('user:'.length);
   const tier = await tierOfUser(ctx.db, scope.partnerId, ownerUserId, 'owner');
-  return { scope, request, card, address, tier, ownerUserId };
+  const fingerprint = cardFingerprint(ctx.config.masterKey, card.pan);
+  const spendKeys = [addressSpendKey(address), `card:${fingerprint}`];
+  if (ownerUserId) spendKeys.push(`user:${ownerUserId}`);
+  return { scope, request, card, address, tier, ownerUserId, fingerprint, spendKeys };
 }
 
 /**
@@ -183,84 +191,132 @@ function amountUsd(quote: Quote): Money {
 }
 
 /**
- * In the order's transaction: use the reservation (once) and take its quote (orderQuote), check
- * and record the limits spend, authorise the card, hold the amount on the ledger, then insert the
- * order with either its processing job or the authorization step the issuer asked for. Any
- * refusal rolls all of it back: the reservation stays usable, no spend counts, no hold is left.
- * Run it through placeWalletOrder, which quotes an unlocked reservation.
- *
- * The ledger hold is placed last, inside the order's own insert (one statement that also writes
- * the step and the job and answers the row, no re-read): it moves the `external:card` balance
- * row, which every order's hold moves, so that row stays locked (other orders waiting) from
- * there to COMMIT.
+ * An order between its checks and its insert: the reservation it uses, the quote it takes, and
+ * what the limits, the card processor and the insert need of it.
  */
-export async function storeWalletOrder(ctx: AppContext, tx: Tx, prepared: PreparedOrder) {
-  const { scope, request, card, address } = prepared;
-  const reservation = await consumeReservation(ctx, tx, scope, request.reservationId);
+export interface OrderDraft {
+  prepared: PreparedOrder;
+  reservation: ConsumedReservation;
+  quote: Quote;
+  orderId: string;
+  brand: CardBrand;
+  amountUsd: Money;
+  nowMs: number;
+}
+
+/**
+ * The order's quote from the reservation it uses (orderQuote: a locked one must match), a card
+ * brand we take, a new order id and its USD amount. Throws what refuses the order.
+ */
+export function draftOrder(
+  ctx: AppContext,
+  prepared: PreparedOrder,
+  reservation: ConsumedReservation,
+): OrderDraft {
   const quote = orderQuote(reservation, prepared);
-  const bin = lookupBin(card.pan);
+  const bin = lookupBin(prepared.card.pan);
   if (!bin) throw cardErrors.unsupportedBrand();
-  const orderId = newId('WO');
-  const nowMs = ctx.clock.nowMs();
-  const fingerprint = cardFingerprint(ctx.config.masterKey, card.pan);
-  const usd = amountUsd(quote);
-  const keys = [addressSpendKey(address), `card:${fingerprint}`];
-  if (prepared.ownerUserId) keys.push(`user:${prepared.ownerUserId}`);
-  await recordSpend(ctx, tx, {
+  return {
+    prepared,
+    reservation,
+    quote,
+    orderId: newId('WO'),
+    brand: bin.brand,
+    amountUsd: amountUsd(quote),
+    nowMs: ctx.clock.nowMs(),
+  };
+}
+
+export function spendOf({ prepared, orderId, amountUsd }: OrderDraft): OrderSpend {
+  const { scope, address, tier, spendKeys } = prepared;
+  return {
     orderId,
-    amountUsd: usd,
-    subject: { partnerId: scope.partnerId, country: address.country, tier: prepared.tier },
-    keys,
-  });
-  const step = await authorizeCard(ctx, tx, {
+    amountUsd,
+    subject: { partnerId: scope.partnerId, country: address.country, tier },
+    keys: spendKeys,
+  };
+}
+
+export function cardAuthorizationOf({ prepared, orderId, quote, nowMs }: OrderDraft): AuthorizeRequest {
+  return {
     orderId,
-    card,
-    fingerprint,
+    card: prepared.card,
+    fingerprint: prepared.fingerprint,
     amount: quote.sourceAmount,
     currency: quote.sourceCurrency,
-    billing: address,
+    billing: prepared.address,
     nowMs,
-  });
+  };
+}
+
+/**
+ * The order's row, its card hold (ledger_place_hold's arguments) and what comes next: the
+ * processing job, or the authorization step the issuer asked for (or the partner, trigger3ds).
+ */
+export function orderWrite(ctx: AppContext, draft: OrderDraft, step: AuthorizationStep): NewOrderWrite {
+  const { prepared, reservation, quote, orderId, nowMs } = draft;
+  const { scope, request, card, address } = prepared;
   const needed = request.trigger3ds ? '3DS' : step;
   const next = needed === 'NONE' ? { job: processingJob(orderId) } : authorizationStep(ctx, orderId, needed);
-  const hold = cardHoldArguments(orderId, quote.sourceCurrency, quote.sourceAmount, nowMs);
   const accountId = reservation.request.referrerAccountId ?? reservation.accountId;
-  const row = await insertOrder(
-    tx,
-    {
-      id: orderId,
-      partner_id: scope.partnerId,
-      account_id: accountId,
-      reservation_id: reservation.id,
-      owner: request.owner ?? `account:${accountId}`,
-      owner_user_id: prepared.ownerUserId ?? null,
-      status: 'RUNNING_CHECKS',
-      order_type: address.country === 'US' ? 'DOMESTIC' : 'INTERNATIONAL',
-      wallet_type: request.walletType ?? 'DEBIT_CARD',
-      source_currency: quote.sourceCurrency,
-      source_amount: quote.sourceAmount.toFixed(),
-      purchase_amount: quote.sourceAmountWithoutFees.toFixed(),
-      dest_currency: quote.destCurrency,
-      dest_amount: quote.destAmount.toFixed(),
-      exchange_rate: quote.exchangeRate.toFixed(),
-      fees: Object.fromEntries(Object.entries(quote.fees).map(([code, value]) => [code, value.toFixed()])),
-      amount_usd: usd.toFixed(),
-      dest: request.dest,
-      email: request.email,
-      given_name: request.givenName,
-      family_name: request.familyName,
-      phone: request.phone,
-      reference_id: request.referenceId ?? null,
-      ip_address: request.ipAddress,
-      billing_address: { ...address },
-      card_brand: bin.brand,
-      card_bin: card.bin,
-      card_last4: card.last4,
-      card_fingerprint: fingerprint,
-    },
-    hold,
-    nowMs,
-    next,
+  const order: NewOrder = {
+    id: orderId,
+    partner_id: scope.partnerId,
+    account_id: accountId,
+    reservation_id: reservation.id,
+    owner: request.owner ?? `account:${accountId}`,
+    owner_user_id: prepared.ownerUserId ?? null,
+    status: 'RUNNING_CHECKS',
+    order_type: address.country === 'US' ? 'DOMESTIC' : 'INTERNATIONAL',
+    wallet_type: request.walletType ?? 'DEBIT_CARD',
+    source_currency: quote.sourceCurrency,
+    source_amount: quote.sourceAmount.toFixed(),
+    purchase_amount: quote.sourceAmountWithoutFees.toFixed(),
+    dest_currency: quote.destCurrency,
+    dest_amount: quote.destAmount.toFixed(),
+    exchange_rate: quote.exchangeRate.toFixed(),
+    fees: Object.fromEntries(Object.entries(quote.fees).map(([code, value]) => [code, value.toFixed()])),
+    amount_usd: draft.amountUsd.toFixed(),
+    dest: request.dest,
+    email: request.email,
+    given_name: request.givenName,
+    family_name: request.familyName,
+    phone: request.phone,
+    reference_id: request.referenceId ?? null,
+    ip_address: request.ipAddress,
+    billing_address: { ...address },
+    card_brand: draft.brand,
+    card_bin: card.bin,
+    card_last4: card.last4,
+    card_fingerprint: prepared.fingerprint,
+  };
+  return { order, hold: cardHoldArguments(orderId, quote.sourceCurrency, quote.sourceAmount, nowMs), next };
+}
+
+/**
+ * In the order's transaction: use the reservation (once) and take its quote (draftOrder), check
+ * and record the limits spend, authorise the card, then insert the order with its ledger hold and
+ * either its processing job or the authorization step the issuer asked for. Any refusal rolls
+ * all of it back: the reservation stays usable, no spend counts, no hold is left. Run it through
+ * placeWalletOrder, which quotes an unlocked reservation. (Orders without an Idempotency-Key are
+ * placed together instead: order-groups.ts, the same steps for many orders at once.)
+ *
+ * The ledger hold is placed last, inside the order's own insert (one statement that also writes
+ * the step and the job and answers the row, no re-read): it moves a stripe of the
+ * `external:card` balance (migration 014), whose lock is held from there to COMMIT.
+ */
+export async function storeWalletOrder(ctx: AppContext, tx: Tx, prepared: PreparedOrder) {
+  const reservation = await consumeReservation(ctx, tx, prepared.scope, prepared.request.reservationId);
+  const draft = draftOrder(ctx, prepared, reservation);
+  await recordSpend(ctx, tx, spendOf(draft));
+  const step = await authorizeCard(ctx, tx, cardAuthorizationOf(draft));
+  const { order, hold, next } = orderWrite(ctx, draft, step);
+  return walletOrderView(await insertOrder(tx, order, hold, draft.nowMs, next));
+}
+
+/** One order in its own transaction (the hosted page's and Idempotency-Key-less path's fallback). */
+export function placeWalletOrderAlone(ctx: AppContext, prepared: PreparedOrder) {
+  return placeWalletOrder(ctx, prepared, (attempt) =>
+    withTransaction(ctx.db, (tx) => storeWalletOrder(ctx, tx, attempt)),
   );
-  return walletOrderView(row);
 }

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { idempotencyScope, scopeOf } from '../identity/access.ts';
 import type { AppContext } from '../platform/context.ts';
-import { runIdempotent, sendIdempotent } from '../platform/http/idempotency.ts';
+import { hasIdempotencyKey, runIdempotent, sendIdempotent } from '../platform/http/idempotency.ts';
 import { errorResponses, PARTNER_SECURITY, withExample } from '../platform/http/openapi.ts';
 import { placeWalletOrder, prepareWalletOrder, storeWalletOrder } from './create.ts';
 import {
@@ -13,6 +13,7 @@ import {
   runningOrderAnswer,
   webhookRequest,
 } from './examples.ts';
+import { placeWalletOrderTogether } from './order-groups.ts';
 import {
   AuthorizationAnswer,
   AuthorizeAnswer,
@@ -49,6 +50,8 @@ export const walletOrderRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async 
       const scope = scopeOf(request);
       const order = parseProcessBody(request.body, ctx.clock.nowMs());
       const prepared = await prepareWalletOrder(ctx, scope, order);
+      // A keyed request's answer is stored in its own transaction; the others go together.
+      if (!hasIdempotencyKey(request)) return placeWalletOrderTogether(ctx, prepared);
       const outcome = await placeWalletOrder(ctx, prepared, (attempt) =>
         runIdempotent(ctx, request, idempotencyScope(scope), (tx) => storeWalletOrder(ctx, tx, attempt)),
       );

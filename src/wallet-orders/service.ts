@@ -6,10 +6,10 @@ import { partnerIdOf } from '../identity/webhook-secret.ts';
 import { orderErrors } from '../orders/errors.ts';
 import type { AppContext } from '../platform/context.ts';
 import { secretsEqual } from '../platform/crypto.ts';
-import { withTransaction } from '../platform/db/pool.ts';
 import { expireAuthorization, submitCodes } from './authorization.ts';
-import { placeWalletOrder, prepareWalletOrder, storeWalletOrder } from './create.ts';
+import { prepareWalletOrder } from './create.ts';
 import { walletOrderErrors } from './errors.ts';
+import { placeWalletOrderTogether } from './order-groups.ts';
 import type { WalletOrderRequest } from './request.ts';
 import { findAuthorization, findOrder, type OrderRow } from './store.ts';
 import { walletOrderView } from './view.ts';
@@ -70,10 +70,7 @@ export async function createWalletOrder(
   options: CallerOptions = {},
 ): Promise<WalletOrderView> {
   const scope = options.scope ?? (await scopeForAccount(ctx, partnerAccountId));
-  const prepared = await prepareWalletOrder(ctx, scope, request);
-  return placeWalletOrder(ctx, prepared, (attempt) =>
-    withTransaction(ctx.db, (tx) => storeWalletOrder(ctx, tx, attempt)),
-  );
+  return placeWalletOrderTogether(ctx, await prepareWalletOrder(ctx, scope, request));
 }
 
 async function visibleOrder(ctx: AppContext, orderId: string, options: CallerOptions): Promise<OrderRow> {
