@@ -79,11 +79,12 @@ export class JobRunner {
   private async runAll(jobs: ClaimedJob[]): Promise<void> {
     const unfinished = new Set(jobs);
     const renewal = setInterval(() => void this.renewLeases([...unfinished]), (this.leaseSeconds * 1000) / 3);
+    const done: number[] = [];
     let next = 0;
     const lane = async () => {
       while (next < jobs.length) {
         const job = jobs[next++]!;
-        await this.run(job);
+        if (await this.run(job)) done.push(job.id);
         unfinished.delete(job);
       }
     };
@@ -91,7 +92,20 @@ export class JobRunner {
       await Promise.all(Array.from({ length: Math.min(this.concurrency, jobs.length) }, lane));
     } finally {
       clearInterval(renewal);
+      await this.markDone(done);
     }
+  }
+
+  /**
+   * The batch's finished jobs, marked done in one statement once the batch is through: a crash
+   * before that runs them again, which handlers are written to take (at-least-once).
+   */
+  private async markDone(ids: number[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.db.query(
+      `UPDATE jobs SET state = 'done', finished_at = now(), locked_until = NULL WHERE id = ANY($1::bigint[])`,
+      [ids],
+    );
   }
 
   /**
@@ -131,15 +145,13 @@ export class JobRunner {
     return rows;
   }
 
-  private async run(job: ClaimedJob): Promise<void> {
+  /** Runs one job; true when it succeeded (runAll marks it done), else its failure is recorded. */
+  private async run(job: ClaimedJob): Promise<boolean> {
     const handler = this.handlers.get(job.kind);
     try {
       if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
       await handler(job);
-      await this.db.query(
-        `UPDATE jobs SET state = 'done', finished_at = now(), locked_until = NULL WHERE id = $1`,
-        [job.id],
-      );
+      return true;
     } catch (error) {
       // Anything may be thrown (a string, undefined): the failure is recorded whatever it was,
       // or the job would sit 'running' until its lease ran out and the rest of the batch with it.
@@ -157,6 +169,7 @@ export class JobRunner {
          WHERE id = $1`,
         [job.id, retry ? 'pending' : 'failed', message],
       );
+      return false;
     }
   }
 }
