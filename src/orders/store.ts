@@ -187,7 +187,8 @@ export async function lockUsableReservations(
      FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS u(id, partner_id, account_id, ord)
      JOIN reservations r ON r.id = u.id AND r.partner_id = u.partner_id
        AND (r.partner_id = u.account_id OR r.account_id = u.account_id)
-     WHERE r.state = 'valid' AND r.expires_at > to_timestamp($4::bigint / 1000.0)
+     -- id = ANY: primary-key probes whatever the (generic) plan thinks of unnest's row count.
+     WHERE r.id = ANY($1::text[]) AND r.state = 'valid' AND r.expires_at > to_timestamp($4::bigint / 1000.0)
      ORDER BY r.id
      FOR UPDATE OF r`,
     [uses.map((use) => use.id), uses.map((use) => use.partnerId), uses.map((use) => use.accountId), nowMs],

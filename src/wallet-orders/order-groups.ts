@@ -66,10 +66,11 @@ function keysOf(prepared: PreparedOrder): string[] {
 }
 
 class OrderGroups {
-  private readonly calls = new GroupedCalls<PreparedOrder, Outcome>(
-    (group) => this.run(group),
-    { maxGroup: MAX_GROUP, inFlight: GROUPS_IN_FLIGHT, keysOf },
-  );
+  private readonly calls = new GroupedCalls<PreparedOrder, Outcome>((group) => this.run(group), {
+    maxGroup: MAX_GROUP,
+    inFlight: GROUPS_IN_FLIGHT,
+    keysOf,
+  });
 
   constructor(private readonly ctx: AppContext) {}
 
