@@ -1,9 +1,8 @@
 import type { AppContext } from '../platform/context.ts';
 import type { Tx } from '../platform/db/pool.ts';
-import { enqueueJob } from '../platform/jobs/queue.ts';
 import type { Money } from '../platform/money.ts';
 import type { Chain } from './addresses.ts';
-import { insertSend } from './store.ts';
+import { insertSends } from './store.ts';
 
 /**
  * The chains port: how other modules pay out on a chain without knowing which chain backend
@@ -47,25 +46,36 @@ export function chainSendsAvailable(ctx: AppContext): boolean {
 }
 
 /** Queues the send in the caller's transaction; the chain reports back through onChainOutcome. */
-export async function requestChainSend(ctx: AppContext, tx: Tx, send: ChainSend): Promise<void> {
-  if (!REFERENCE.test(send.reference)) throw new Error(`bad chain send reference ${send.reference}`);
-  if (send.amount.lte(0)) throw new Error(`chain send ${send.reference} of ${send.amount.toFixed()}`);
-  await insertSend(tx, {
-    reference: send.reference,
-    chain: send.chain,
-    address: send.address,
-    currency: send.currency,
-    amount: send.amount.toFixed(),
-    networkFee: send.networkFee?.toFixed() ?? '0',
-  });
-  if (!chainSendsAvailable(ctx)) return;
-  await enqueueJob(tx, {
-    kind: SANDBOX_SETTLE_JOB,
-    payload: { reference: send.reference },
-    // Job times are real (database) time: the simulated chain's delay is not business time.
-    runAtMs: Date.now() + ctx.config.sandboxChainDelayMs,
-    maxAttempts: SETTLE_ATTEMPTS,
-  });
+export function requestChainSend(ctx: AppContext, tx: Tx, send: ChainSend): Promise<void> {
+  return requestChainSends(ctx, tx, [send]);
+}
+
+/** requestChainSend for many sends (card orders processed together): one statement. */
+export async function requestChainSends(ctx: AppContext, tx: Tx, sends: readonly ChainSend[]): Promise<void> {
+  for (const send of sends) {
+    if (!REFERENCE.test(send.reference)) throw new Error(`bad chain send reference ${send.reference}`);
+    if (send.amount.lte(0)) throw new Error(`chain send ${send.reference} of ${send.amount.toFixed()}`);
+  }
+  const settle = chainSendsAvailable(ctx)
+    ? {
+        kind: SANDBOX_SETTLE_JOB,
+        // Job times are real (database) time: the simulated chain's delay is not business time.
+        runAtMs: Date.now() + ctx.config.sandboxChainDelayMs,
+        maxAttempts: SETTLE_ATTEMPTS,
+      }
+    : undefined;
+  await insertSends(
+    tx,
+    sends.map((send) => ({
+      reference: send.reference,
+      chain: send.chain,
+      address: send.address,
+      currency: send.currency,
+      amount: send.amount.toFixed(),
+      networkFee: send.networkFee?.toFixed() ?? '0',
+    })),
+    settle,
+  );
 }
 
 /** Registers the handler for outcomes whose reference starts with `<type>:`; runs in a transaction. */

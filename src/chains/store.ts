@@ -12,22 +12,47 @@ export interface ChainSendRow {
   status: 'QUEUED' | 'CONFIRMED' | 'FAILED';
 }
 
-/** One send per reference: a repeated request for the same reference is refused by the key. */
-export async function insertSend(
-  q: Queryable,
-  send: {
-    reference: string;
-    chain: string;
-    address: string;
-    currency: string;
-    amount: string;
-    networkFee: string;
-  },
-) {
+export interface NewSend {
+  reference: string;
+  chain: string;
+  address: string;
+  currency: string;
+  amount: string;
+  networkFee: string;
+}
+
+/** The job that settles each send, as the backend wants it (sandbox: its simulated chain). */
+export interface SettleJob {
+  kind: string;
+  runAtMs: number;
+  maxAttempts: number;
+}
+
+/**
+ * Sends, one or many, in one statement, each with its settle job when `settle` is given. One send
+ * per reference: a repeated request for the same reference is refused by the key.
+ */
+export async function insertSends(q: Queryable, sends: readonly NewSend[], settle: SettleJob | undefined) {
   await q.query(
-    `INSERT INTO chain_sends (reference, chain, address, currency, amount, network_fee)
-     VALUES ($1, $2, $3, $4, $5::numeric, $6::numeric)`,
-    [send.reference, send.chain, send.address, send.currency, send.amount, send.networkFee],
+    `WITH s AS (
+       INSERT INTO chain_sends (reference, chain, address, currency, amount, network_fee)
+       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::numeric[], $6::numeric[])
+       RETURNING reference
+     )
+     INSERT INTO jobs (kind, payload, run_at, max_attempts)
+     SELECT $7::text, jsonb_build_object('reference', s.reference), to_timestamp($8::bigint / 1000.0), $9::int
+     FROM s WHERE $7::text IS NOT NULL`,
+    [
+      sends.map((send) => send.reference),
+      sends.map((send) => send.chain),
+      sends.map((send) => send.address),
+      sends.map((send) => send.currency),
+      sends.map((send) => send.amount),
+      sends.map((send) => send.networkFee),
+      settle?.kind ?? null,
+      settle?.runAtMs ?? null,
+      settle?.maxAttempts ?? null,
+    ],
   );
 }
 
