@@ -5,7 +5,13 @@ import { newId } from '../platform/ids.ts';
 import { Money } from '../platform/money.ts';
 import { quoteLockMs } from './creation.ts';
 import { historyEntry } from './status-history.ts';
-import { changeStatus, insertTransferWith, lockTransferById, type NewTransfer } from './store.ts';
+import {
+  changeStatus,
+  insertSettledTransfers,
+  insertTransferWith,
+  lockTransferById,
+  type NewTransfer,
+} from './store.ts';
 
 /**
  * The delivery transfer of a card (wallet) order, facts §1.9: once the order is PROCESSING its
@@ -85,15 +91,34 @@ function orderTransferRow(delivery: OrderDelivery, id: string, nowMs: number): N
  */
 export async function recordOrderTransfer(ctx: AppContext, tx: Tx, delivery: OrderDelivery): Promise<string> {
   const row = orderTransferRow(delivery, newId('TF'), ctx.clock.nowMs());
-  const callbacks = transferCreatedArguments(ctx, {
+  const callbacks = transferCreatedArguments(ctx, orderTransferParties(row));
+  await insertTransferWith(tx, row, { hold: null, callbacks });
+  return row.id;
+}
+
+/** recordOrderTransfer for orders made PROCESSING together: one statement; ids in order. */
+export async function recordOrderTransfers(
+  ctx: AppContext,
+  tx: Tx,
+  deliveries: readonly OrderDelivery[],
+): Promise<string[]> {
+  const nowMs = ctx.clock.nowMs();
+  const transfers = deliveries.map((delivery) => {
+    const row = orderTransferRow(delivery, newId('TF'), nowMs);
+    return { row, callbacks: transferCreatedArguments(ctx, orderTransferParties(row)) };
+  });
+  await insertSettledTransfers(tx, transfers);
+  return transfers.map((transfer) => transfer.row.id);
+}
+
+function orderTransferParties(row: NewTransfer) {
+  return {
     accountId: row.account_id,
     partnerId: row.partner_id,
     transferId: row.id,
     owner: row.owner,
     parties: [row.dest],
-  });
-  await insertTransferWith(tx, row, { hold: null, callbacks });
-  return row.id;
+  };
 }
 
 /** The order's transfer, locked, while it is still PENDING; anything else is left alone. */

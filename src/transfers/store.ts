@@ -128,7 +128,8 @@ export interface SettledTransfer {
   callbacks: TransferCreatedArguments;
 }
 
-const INSERT_SETTLED = `WITH created AS (
+/** `entries`: with the ledger entries ($11…$17), or a record only (order transfers). */
+const insertSettledText = (entries: boolean) => `WITH created AS (
     INSERT INTO transfers (id, partner_id, account_id, owner, source, dest, source_currency, dest_currency,
       source_amount, source_amount_without_fees, dest_amount, network_fee, exchange_rate, fees, total_fees,
       message, custom_id, status, status_history, created_at, updated_at, completed_at, expires_at)
@@ -144,19 +145,26 @@ const INSERT_SETTLED = `WITH created AS (
     RETURNING 1)
   SELECT (SELECT count(*) FROM created) AS created,
     callbacks_queue_transfers_created($2::text[], $3::text[], $4::text[], $5::text[], $6::text[],
-                                      $7::int[], $8::text[], $9::timestamptz[], $10::int) AS callbacks,
+                                      $7::int[], $8::text[], $9::timestamptz[], $10::int) AS callbacks${
+                                        entries
+                                          ? `,
     ledger_post_entries($11::text[], $12::text[], $13::text[], $14::int[], $15::text[], $16::text[],
-                        $17::numeric[]) AS entries`;
+                        $17::numeric[]) AS entries`
+                                          : ''
+                                      }`;
+const INSERT_SETTLED = insertSettledText(true);
+const INSERT_RECORDED = insertSettledText(false);
 
 /**
  * Settled transfers, one or many, as one statement: their rows, their callbacks, and their
  * ledger entries (last, so balance rows stay locked the shortest time before the commit), all
- * or nothing. `entries[i]` is the settlement of `transfers[i]`.
+ * or nothing. `entries[i]` is the settlement of `transfers[i]`; without entries the transfers
+ * are records only (card orders' delivery transfers: the order posts the money itself).
  */
 export async function insertSettledTransfers(
   q: Queryable,
   transfers: SettledTransfer[],
-  entries: EntriesArguments,
+  entries?: EntriesArguments,
 ): Promise<void> {
   const srnTransfers: number[] = [];
   const srns: string[] = [];
@@ -168,7 +176,7 @@ export async function insertSettledTransfers(
   });
   const callbacks = transfers.map((t) => t.callbacks);
   // The rows as one JSON document (keys are the column names): one parameter, not one array per column.
-  await q.query(INSERT_SETTLED, [
+  const values: unknown[] = [
     JSON.stringify(transfers.map((t) => t.row)),
     callbacks.map((c) => c.partnerId),
     callbacks.map((c) => c.accountId),
@@ -179,6 +187,12 @@ export async function insertSettledTransfers(
     srns,
     callbacks.map((c) => c.createdAt),
     callbacks[0]?.maxAttempts ?? 1,
+  ];
+  if (!entries) {
+    await q.query(INSERT_RECORDED, values);
+    return;
+  }
+  values.push(
     entries.kinds,
     entries.references,
     entries.memos,
@@ -186,7 +200,8 @@ export async function insertSettledTransfers(
     entries.owners,
     entries.currencies,
     entries.amounts,
-  ]);
+  );
+  await q.query(INSERT_SETTLED, values);
 }
 
 /** Within the partner; `involving` (an SRN) narrows to transfers that party owns, sends or receives. */
