@@ -17,7 +17,8 @@ export interface CardProcessor {
    * `signal` aborts it once the caller stopped waiting: it must not touch `q` after that.
    */
   authorize(q: Queryable, calls: readonly AuthorizeCall[]): Promise<AuthorizeResult>[];
-  capture(q: Queryable, orderId: string): Promise<void>;
+  /** Captures the orders' holds; the worker captures the orders it processes together at once. */
+  capture(q: Queryable, orderIds: readonly string[]): Promise<void>;
   void(q: Queryable, orderId: string): Promise<void>;
   refund(q: Queryable, orderId: string): Promise<void>;
 }

@@ -52,9 +52,9 @@ export const sandboxProcessor: CardProcessor = {
       return (await recordAuthorizations(q, [call])).has(orderId) ? approved(behaviour) : APPROVED_BEFORE;
     });
   },
-  capture: (q, orderId) => move(q, orderId, 'AUTHORIZED', 'CAPTURED'),
-  void: (q, orderId) => move(q, orderId, 'AUTHORIZED', 'VOIDED'),
-  refund: (q, orderId) => move(q, orderId, 'CAPTURED', 'REFUNDED'),
+  capture: (q, orderIds) => move(q, orderIds, 'AUTHORIZED', 'CAPTURED'),
+  void: (q, orderId) => move(q, [orderId], 'AUTHORIZED', 'VOIDED'),
+  refund: (q, orderId) => move(q, [orderId], 'CAPTURED', 'REFUNDED'),
 };
 
 /** What a repeated authorise of an order already authorised answers. */
@@ -108,10 +108,11 @@ function decline(request: AuthorizeRequest, behaviour: string): AuthorizeResult 
   return undefined;
 }
 
-/** One conditional update: a repeat finds the row already moved and changes nothing. */
-async function move(q: Queryable, orderId: string, from: string, to: string): Promise<void> {
+/** One conditional update: a repeat finds the rows already moved and changes nothing. */
+async function move(q: Queryable, orderIds: readonly string[], from: string, to: string): Promise<void> {
   await q.query(
-    'UPDATE sandbox_card_authorizations SET state = $3, updated_at = now() WHERE order_id = $1 AND state = $2',
-    [orderId, from, to],
+    `UPDATE sandbox_card_authorizations SET state = $3, updated_at = now()
+     WHERE order_id = ANY($1::text[]) AND state = $2`,
+    [orderIds, from, to],
   );
 }
