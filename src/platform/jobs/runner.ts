@@ -11,9 +11,12 @@ export interface ClaimedJob {
 
 export type JobHandler = (job: ClaimedJob) => Promise<void>;
 
+/** Runs several jobs of one kind together, all or nothing (JobRunner.registerGroup). */
+export type JobGroupHandler = (jobs: ClaimedJob[]) => Promise<void>;
+
 /** Default lease of a claimed job (RAMPART_JOB_LEASE_SECONDS). */
 export const DEFAULT_LEASE_SECONDS = 60;
-const BATCH = 10;
+const BATCH = 50;
 
 /**
  * Claims due jobs with FOR UPDATE SKIP LOCKED, so any number of processes can run workers on
@@ -22,6 +25,7 @@ const BATCH = 10;
  */
 export class JobRunner {
   private readonly handlers = new Map<string, JobHandler>();
+  private readonly groupHandlers = new Map<string, JobGroupHandler>();
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private stopped = false;
@@ -37,6 +41,15 @@ export class JobRunner {
 
   register(kind: string, handler: JobHandler): void {
     this.handlers.set(kind, handler);
+  }
+
+  /**
+   * A kind whose jobs of one claimed batch may run together (one transaction for many, say):
+   * `group` gets them all at once. If it throws, each job runs alone through the kind's
+   * `register`ed handler, which must exist, and succeeds or fails on its own.
+   */
+  registerGroup(kind: string, group: JobGroupHandler): void {
+    this.groupHandlers.set(kind, group);
   }
 
   start(): void {
@@ -80,20 +93,51 @@ export class JobRunner {
     const unfinished = new Set(jobs);
     const renewal = setInterval(() => void this.renewLeases([...unfinished]), (this.leaseSeconds * 1000) / 3);
     const done: number[] = [];
+    const units = this.unitsOf(jobs);
     let next = 0;
     const lane = async () => {
-      while (next < jobs.length) {
-        const job = jobs[next++]!;
-        if (await this.run(job)) done.push(job.id);
-        unfinished.delete(job);
+      while (next < units.length) {
+        const unit = units[next++]!;
+        done.push(...(await this.runUnit(unit)));
+        for (const job of unit) unfinished.delete(job);
       }
     };
     try {
-      await Promise.all(Array.from({ length: Math.min(this.concurrency, jobs.length) }, lane));
+      await Promise.all(Array.from({ length: Math.min(this.concurrency, units.length) }, lane));
     } finally {
       clearInterval(renewal);
       await this.markDone(done);
     }
+  }
+
+  /** The batch as lanes take it: each grouped kind's jobs as one unit, first; every other job alone. */
+  private unitsOf(jobs: ClaimedJob[]): ClaimedJob[][] {
+    const grouped = new Map<string, ClaimedJob[]>();
+    const single: ClaimedJob[][] = [];
+    for (const job of jobs) {
+      if (!this.groupHandlers.has(job.kind)) single.push([job]);
+      else grouped.set(job.kind, [...(grouped.get(job.kind) ?? []), job]);
+    }
+    return [...grouped.values(), ...single];
+  }
+
+  /** The unit's jobs that succeeded: a group all at once, or (alone, or after the group failed) each. */
+  private async runUnit(unit: ClaimedJob[]): Promise<number[]> {
+    const group = unit.length > 1 ? this.groupHandlers.get(unit[0]!.kind) : undefined;
+    if (group) {
+      try {
+        await group(unit);
+        return unit.map((job) => job.id);
+      } catch (error) {
+        this.log.warn(
+          { kind: unit[0]!.kind, jobs: unit.length, err: error },
+          'job group failed; running each alone',
+        );
+      }
+    }
+    const succeeded: number[] = [];
+    for (const job of unit) if (await this.run(job)) succeeded.push(job.id);
+    return succeeded;
   }
 
   /**
