@@ -283,6 +283,15 @@ export async function lockOrder(q: Queryable, id: string): Promise<OrderRow | un
   return rows[0];
 }
 
+/** lockOrder for orders processed together: locked in id order, as two batches must. */
+export async function lockOrders(q: Queryable, ids: readonly string[]): Promise<OrderRow[]> {
+  const { rows } = await q.query<OrderRow>(
+    `${SELECT} WHERE o.id = ANY($1::text[]) ORDER BY o.id FOR UPDATE OF o`,
+    [ids],
+  );
+  return rows;
+}
+
 // $2 is text in both places (status is a domain over text, migration 017).
 const STATUS_UPDATE = `UPDATE wallet_orders SET status = $2::text, updated_at = to_timestamp($3::bigint / 1000.0),
     transfer_id = COALESCE($4, transfer_id), error_code = $5, error_message = $6,
@@ -357,6 +366,63 @@ export async function setStatus(
   try {
     const { rows } = await q.query<ChangedOrderRow>(text, values);
     return rows[0]!;
+  } catch (error) {
+    throw ledgerRefusal(error);
+  }
+}
+
+/** One order's capture as the orders processed together book it (setStatusesSettling). */
+export interface SettlingChange {
+  id: string;
+  transferId: string;
+  holdId: number;
+  entry: EntryArguments;
+}
+
+/**
+ * setStatus with a hold-settling entry, for many orders in one statement: each order's entry
+ * settles its hold (ledger_settle_hold), then the orders move to `status` with their transfer ids.
+ * Answers the changed rows with their webhook targets, in no particular order.
+ */
+export async function setStatusesSettling(
+  q: Queryable,
+  changes: readonly SettlingChange[],
+  status: OrderStatus,
+  nowMs: number,
+): Promise<ChangedOrderRow[]> {
+  const rows = changes.map(({ id, transferId, holdId, entry }) => ({
+    id,
+    transfer_id: transferId,
+    hold_id: holdId,
+    kind: entry.kind,
+    reference: entry.reference,
+    memo: entry.memo,
+    owners: entry.owners,
+    currencies: entry.currencies,
+    amounts: entry.amounts,
+  }));
+  try {
+    const result = await q.query<ChangedOrderRow>(
+      `WITH c AS (
+         SELECT * FROM jsonb_to_recordset($1::jsonb) AS c(id text, transfer_id text, hold_id bigint, kind text,
+           reference text, memo text, owners text[], currencies text[], amounts numeric[])
+       ),
+       e AS (
+         SELECT c.id, ledger_settle_hold(c.hold_id, c.kind, c.reference, c.memo, c.owners, c.currencies, c.amounts) AS entry
+         FROM c
+       ),
+       u AS (
+         UPDATE wallet_orders AS o SET status = $2::text, updated_at = to_timestamp($3::bigint / 1000.0),
+           transfer_id = c.transfer_id
+         FROM c JOIN e ON e.id = c.id
+         -- id = ANY: primary-key probes, not a join against the whole table.
+         WHERE o.id = ANY($4::text[]) AND o.id = c.id AND e.entry IS NOT NULL
+         RETURNING o.*
+       )
+       ${CHANGED}`,
+      [JSON.stringify(rows), status, nowMs, changes.map((change) => change.id)],
+    );
+    return result.rows;
   } catch (error) {
     throw ledgerRefusal(error);
   }

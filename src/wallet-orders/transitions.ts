@@ -1,6 +1,6 @@
 import { cardProcessor } from '../cards/service.ts';
 import { networkFor, parseChainSrn } from '../chains/addresses.ts';
-import { type ChainOutcome, requestChainSend } from '../chains/port.ts';
+import { type ChainOutcome, type ChainSend, requestChainSend, requestChainSends } from '../chains/port.ts';
 import { entryArguments, type NewEntry, settleHold } from '../ledger/service.ts';
 import { releaseSpend } from '../limits/service.ts';
 import type { AppContext } from '../platform/context.ts';
@@ -10,11 +10,19 @@ import {
   completeOrderTransfer,
   failOrderTransfer,
   recordOrderTransfer,
+  recordOrderTransfers,
 } from '../transfers/order-transfers.ts';
 import { deliveryOf } from './delivery-transfer.ts';
 import type { Failure } from './errors.ts';
 import { captureEntry, deliveryEntry, refundEntry, releaseCardHold } from './ledger.ts';
-import { failPendingAuthorization, lockOrder, type OrderRow, setStatus } from './store.ts';
+import {
+  failPendingAuthorization,
+  lockOrder,
+  lockOrders,
+  type OrderRow,
+  setStatus,
+  setStatusesSettling,
+} from './store.ts';
 import { notifyOrderStatus } from './webhooks.ts';
 
 /**
@@ -90,7 +98,7 @@ export async function processOrder(ctx: AppContext, orderId: string): Promise<vo
     if (order?.status !== 'RUNNING_CHECKS') return;
     if (order.auth_state !== null && order.auth_state !== 'PASSED') return;
     const capture = captureEntry(order);
-    await cardProcessor(ctx).capture(tx, orderId);
+    await cardProcessor(ctx).capture(tx, [orderId]);
     const transferId = await recordOrderTransfer(ctx, tx, deliveryOf(order));
     if (isCustody(order.dest)) {
       const processing = await moveTo(ctx, tx, order, { status: 'PROCESSING', transferId });
@@ -102,14 +110,7 @@ export async function processOrder(ctx: AppContext, orderId: string): Promise<vo
       await settleHold(tx, capture.holdId, capture.entry);
       return;
     }
-    const { chain, address } = parseChainSrn(order.dest, 'dest', networkFor(ctx.config.env));
-    await requestChainSend(ctx, tx, {
-      reference: `order:${order.id}`,
-      chain,
-      address,
-      currency: order.dest_currency,
-      amount: new Money(order.dest_amount),
-    });
+    await requestChainSend(ctx, tx, chainSendOf(ctx, order));
     await moveTo(ctx, tx, order, {
       status: 'PROCESSING',
       transferId,
@@ -120,6 +121,62 @@ export async function processOrder(ctx: AppContext, orderId: string): Promise<vo
 }
 
 const isCustody = (dest: string) => dest.startsWith('account:') || dest.startsWith('AC_');
+
+/**
+ * processOrder for a batch of the worker's jobs, in one transaction of a handful of statements:
+ * lock the orders (id order), capture their cards, record their delivery transfers, queue their
+ * chain sends, and move them to PROCESSING with their capture entries (last: the entries move the
+ * system balances' stripes). Orders paying into a custody account go through processOrder one by
+ * one afterwards (they complete at once); orders no longer waiting for the worker are skipped, as
+ * processOrder skips them. Anything thrown rolls the whole batch back: the runner then runs each
+ * job alone (JobRunner.registerGroup).
+ */
+export async function processOrders(ctx: AppContext, orderIds: readonly string[]): Promise<void> {
+  const alone: string[] = [];
+  await withTransaction(ctx.db, async (tx) => {
+    const ready = (await lockOrders(tx, orderIds)).filter(
+      (order) =>
+        order.status === 'RUNNING_CHECKS' && (order.auth_state === null || order.auth_state === 'PASSED'),
+    );
+    const toChain = ready.filter((order) => !isCustody(order.dest));
+    alone.push(...ready.filter((order) => isCustody(order.dest)).map((order) => order.id));
+    if (toChain.length === 0) return;
+    await cardProcessor(ctx).capture(
+      tx,
+      toChain.map((order) => order.id),
+    );
+    const transferIds = await recordOrderTransfers(ctx, tx, toChain.map(deliveryOf));
+    await requestChainSends(
+      ctx,
+      tx,
+      toChain.map((order) => chainSendOf(ctx, order)),
+    );
+    const changes = toChain.map((order, index) => {
+      const capture = captureEntry(order);
+      return {
+        id: order.id,
+        transferId: transferIds[index]!,
+        holdId: capture.holdId,
+        entry: entryArguments(capture.entry),
+      };
+    });
+    const changed = await setStatusesSettling(tx, changes, 'PROCESSING', ctx.clock.nowMs());
+    for (const row of changed) await notifyOrderStatus(ctx, tx, row, 'PROCESSING');
+  });
+  for (const orderId of alone) await processOrder(ctx, orderId);
+}
+
+/** The order's crypto on its way to the address it names. */
+function chainSendOf(ctx: AppContext, order: OrderRow): ChainSend {
+  const { chain, address } = parseChainSrn(order.dest, 'dest', networkFor(ctx.config.env));
+  return {
+    reference: `order:${order.id}`,
+    chain,
+    address,
+    currency: order.dest_currency,
+    amount: new Money(order.dest_amount),
+  };
+}
 
 /** The chains port's report on an order's send (registered for `order:` references). */
 export async function onOrderDelivery(ctx: AppContext, tx: Tx, outcome: ChainOutcome): Promise<void> {

@@ -1,0 +1,104 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditLedger } from '../../src/ledger/service.ts';
+import type { TestApp } from '../helpers/app.ts';
+import type { PartnerCredentials } from '../helpers/partner.ts';
+import {
+  CARDS,
+  createOrder,
+  lockedReservation,
+  orderBody,
+  readOrder,
+  startCardOrderApp,
+  testCard,
+  workerFor,
+} from './support.ts';
+
+/**
+ * The worker processes the card orders of one claimed batch together (transitions.ts
+ * processOrders, JobRunner.registerGroup): one transaction captures them all, records their
+ * delivery transfers, queues their chain sends and books their capture entries. Each order must
+ * end exactly as it would alone.
+ */
+
+let t: TestApp;
+let partner: PartnerCredentials;
+
+beforeAll(async () => {
+  ({ t, partner } = await startCardOrderApp());
+});
+afterAll(async () => t.close());
+
+/** Orders placed one by one (nothing processed yet); answers their ids. */
+async function placeOrders(extras: Record<string, unknown>[]): Promise<string[]> {
+  const ids: string[] = [];
+  for (const extra of extras) {
+    const reserveExtra = 'dest' in extra ? { dest: extra.dest } : {};
+    const { reservation, amount } = await lockedReservation(t, partner, reserveExtra);
+    const created = await createOrder(t, partner, orderBody(partner, reservation, amount, extra));
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    ids.push(String(created.body.id));
+  }
+  return ids;
+}
+
+async function captureTransactions(orderIds: string[]): Promise<number> {
+  const { rows } = await t.database.db.query<{ n: number }>(
+    `SELECT count(DISTINCT xmin::text)::int AS n FROM ledger_entries
+     WHERE kind = 'order.capture' AND reference = ANY($1::text[])`,
+    [orderIds.map((id) => `order:${id}`)],
+  );
+  return rows[0]!.n;
+}
+
+describe('card orders processed together', () => {
+  it('captures a batch in one transaction and each order ends as it would alone', async () => {
+    const toChain = await placeOrders([{}, {}, {}, {}]);
+    const [custody] = await placeOrders([{ dest: partner.accountId }]);
+    const [waiting] = await placeOrders([{ debitCard: testCard(CARDS.codes) }]);
+    await workerFor(t).drain();
+
+    for (const id of [...toChain, custody!]) {
+      const order = await readOrder(t, partner, id);
+      expect(order.status, id).toBe('COMPLETE');
+      expect(order.transferId).toEqual(expect.stringMatching(/^TF_/));
+    }
+    // Still waiting for its codes: no processing job, untouched.
+    expect(await readOrder(t, partner, waiting!)).toMatchObject({
+      status: 'RUNNING_CHECKS',
+      transferId: null,
+    });
+    // The four chain orders' captures were booked by one transaction.
+    expect(await captureTransactions(toChain)).toBe(1);
+    const { rows } = await t.database.db.query<{ state: string; n: number }>(
+      `SELECT state, count(*)::int AS n FROM sandbox_card_authorizations GROUP BY state ORDER BY state`,
+    );
+    expect(rows).toEqual([
+      { state: 'AUTHORIZED', n: 1 },
+      { state: 'CAPTURED', n: 5 },
+    ]);
+    expect(await auditLedger(t.database.db)).toEqual({ unbalancedCurrencies: [], driftedBalances: [] });
+  });
+
+  it('processes each order alone when the batch is refused, and every order still completes', async () => {
+    // A rule the service does not know: PostgreSQL refuses more than one chain send per statement.
+    await t.database.db.query(`
+      CREATE FUNCTION refuse_many_sends() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF (SELECT count(*) FROM added) > 1 THEN RAISE EXCEPTION 'one send per statement (test rule)'; END IF;
+        RETURN NULL;
+      END $$;
+      CREATE TRIGGER refuse_many_sends AFTER INSERT ON chain_sends REFERENCING NEW TABLE AS added
+        FOR EACH STATEMENT EXECUTE FUNCTION refuse_many_sends();`);
+    try {
+      const ids = await placeOrders([{}, {}, {}]);
+      await workerFor(t).drain();
+      for (const id of ids) expect((await readOrder(t, partner, id)).status, id).toBe('COMPLETE');
+      expect(await captureTransactions(ids)).toBe(3);
+    } finally {
+      await t.database.db.query(
+        'DROP TRIGGER refuse_many_sends ON chain_sends; DROP FUNCTION refuse_many_sends();',
+      );
+    }
+    expect(await auditLedger(t.database.db)).toEqual({ unbalancedCurrencies: [], driftedBalances: [] });
+  });
+});
