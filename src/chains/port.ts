@@ -33,6 +33,7 @@ export interface ChainOutcome {
 }
 
 export type ChainOutcomeHandler = (ctx: AppContext, tx: Tx, outcome: ChainOutcome) => Promise<void>;
+export type ChainOutcomesHandler = (ctx: AppContext, tx: Tx, outcomes: ChainOutcome[]) => Promise<void>;
 
 export const SANDBOX_SETTLE_JOB = 'chains.sandboxSettle';
 /** A handler that throws (a lock timeout, a deadlock) gets the job retried with backoff. */
@@ -40,6 +41,7 @@ const SETTLE_ATTEMPTS = 5;
 const REFERENCE = /^([a-z]+):[A-Za-z0-9_-]{1,64}$/;
 
 const handlers = new Map<string, ChainOutcomeHandler>();
+const groupHandlers = new Map<string, ChainOutcomesHandler>();
 
 export function chainSendsAvailable(ctx: AppContext): boolean {
   return ctx.config.env === 'sandbox';
@@ -84,12 +86,35 @@ export function onChainOutcome(referenceType: string, handler: ChainOutcomeHandl
 }
 
 /**
- * Hands an outcome to its module, inside the backend's settling transaction. A reference type
- * nobody registered is a deployment error: throwing rolls the settlement back so it is retried.
+ * Optionally, for outcomes settled together: `handler` takes all of one batch's outcomes of its
+ * type at once (in the settling transaction); without it each goes to onChainOutcome's handler.
  */
-export async function deliverChainOutcome(ctx: AppContext, tx: Tx, outcome: ChainOutcome): Promise<void> {
-  const type = REFERENCE.exec(outcome.reference)?.[1];
-  const handler = type ? handlers.get(type) : undefined;
-  if (!handler) throw new Error(`no chain outcome handler for ${outcome.reference}`);
-  await handler(ctx, tx, outcome);
+export function onChainOutcomes(referenceType: string, handler: ChainOutcomesHandler): void {
+  groupHandlers.set(referenceType, handler);
+}
+
+/**
+ * Hands outcomes to their modules, inside the backend's settling transaction: each type's
+ * outcomes together when the module takes them so, else one by one. A reference type nobody
+ * registered is a deployment error: throwing rolls the settlement back so it is retried.
+ */
+export async function deliverChainOutcomes(
+  ctx: AppContext,
+  tx: Tx,
+  outcomes: readonly ChainOutcome[],
+): Promise<void> {
+  const byType = new Map<string, ChainOutcome[]>();
+  for (const outcome of outcomes) {
+    const type = REFERENCE.exec(outcome.reference)?.[1];
+    if (!type || !handlers.has(type)) throw new Error(`no chain outcome handler for ${outcome.reference}`);
+    byType.set(type, [...(byType.get(type) ?? []), outcome]);
+  }
+  for (const [type, ofType] of byType) {
+    const together = groupHandlers.get(type);
+    if (together && ofType.length > 1) {
+      await together(ctx, tx, ofType);
+      continue;
+    }
+    for (const outcome of ofType) await handlers.get(type)!(ctx, tx, outcome);
+  }
 }

@@ -3,10 +3,10 @@ import { bech32 } from '@scure/base';
 import type { AppContext } from '../platform/context.ts';
 import { withTransaction } from '../platform/db/pool.ts';
 import { randomChars } from '../platform/ids.ts';
-import type { JobRunner } from '../platform/jobs/runner.ts';
+import type { ClaimedJob, JobRunner } from '../platform/jobs/runner.ts';
 import { type Chain, sandboxDepositAddress } from './addresses.ts';
-import { type ChainOutcome, deliverChainOutcome, SANDBOX_SETTLE_JOB } from './port.ts';
-import { type ChainSendRow, lockQueuedSend, recordOutcome } from './store.ts';
+import { type ChainOutcome, deliverChainOutcomes, SANDBOX_SETTLE_JOB } from './port.ts';
+import { type ChainSendRow, lockQueuedSends, recordOutcomes } from './store.ts';
 
 /**
  * The simulated chain of sandbox: a queued send confirms after RAMPART_SANDBOX_CHAIN_DELAY_MS
@@ -54,27 +54,38 @@ function generatedTx(send: ChainSendRow, nowMs: number): Record<string, unknown>
 }
 
 /**
- * Settles one queued send and tells its module, in one transaction. Safe to repeat: a send
- * already settled is not found as QUEUED, so the outcome is delivered exactly once.
+ * Settles queued sends and tells their modules, in one transaction (one statement per step for
+ * all of them; the worker passes a claimed batch's sends). Safe to repeat: a send already settled
+ * is not found as QUEUED, so each outcome is delivered exactly once.
  */
-export async function settleSandboxSend(ctx: AppContext, reference: string): Promise<void> {
+export async function settleSandboxSends(ctx: AppContext, references: readonly string[]): Promise<void> {
   await withTransaction(ctx.db, async (tx) => {
-    const send = await lockQueuedSend(tx, reference);
-    if (!send) return;
-    const outcome: ChainOutcome = sendFails(send)
-      ? { reference, status: 'FAILED', failureReason: SANDBOX_FAILURE_REASON }
-      : { reference, status: 'CONFIRMED', blockchainTx: generatedTx(send, ctx.clock.nowMs()) };
-    await recordOutcome(tx, reference, {
-      status: outcome.status,
-      blockchainTx: outcome.blockchainTx ?? null,
-      failureReason: outcome.failureReason ?? null,
-    });
-    await deliverChainOutcome(ctx, tx, outcome);
+    const sends = await lockQueuedSends(tx, references);
+    if (sends.length === 0) return;
+    const outcomes: ChainOutcome[] = sends.map((send) =>
+      sendFails(send)
+        ? { reference: send.reference, status: 'FAILED', failureReason: SANDBOX_FAILURE_REASON }
+        : {
+            reference: send.reference,
+            status: 'CONFIRMED',
+            blockchainTx: generatedTx(send, ctx.clock.nowMs()),
+          },
+    );
+    await recordOutcomes(
+      tx,
+      outcomes.map((outcome) => ({
+        reference: outcome.reference,
+        status: outcome.status,
+        blockchainTx: outcome.blockchainTx ?? null,
+        failureReason: outcome.failureReason ?? null,
+      })),
+    );
+    await deliverChainOutcomes(ctx, tx, outcomes);
   });
 }
 
 export function registerChainJobs(runner: JobRunner, ctx: AppContext): void {
-  runner.register(SANDBOX_SETTLE_JOB, async (job) => {
-    await settleSandboxSend(ctx, String(job.payload.reference));
-  });
+  const referenceOf = (job: ClaimedJob) => String(job.payload.reference);
+  runner.register(SANDBOX_SETTLE_JOB, (job) => settleSandboxSends(ctx, [referenceOf(job)]));
+  runner.registerGroup(SANDBOX_SETTLE_JOB, (jobs) => settleSandboxSends(ctx, jobs.map(referenceOf)));
 }

@@ -56,29 +56,40 @@ export async function insertSends(q: Queryable, sends: readonly NewSend[], settl
   );
 }
 
-/** Locks a send still waiting for its outcome; undefined once settled (or unknown). */
-export async function lockQueuedSend(q: Queryable, reference: string) {
+/** Locks the sends still waiting for their outcome, in reference order; settled or unknown ones are left out. */
+export async function lockQueuedSends(q: Queryable, references: readonly string[]): Promise<ChainSendRow[]> {
   const { rows } = await q.query<ChainSendRow>(
     `SELECT reference, chain, address, currency, amount, network_fee, status FROM chain_sends
-     WHERE reference = $1 AND status = 'QUEUED' FOR UPDATE`,
-    [reference],
+     WHERE reference = ANY($1::text[]) AND status = 'QUEUED' ORDER BY reference FOR UPDATE`,
+    [references],
   );
-  return rows[0];
+  return rows;
 }
 
-export async function recordOutcome(
-  q: Queryable,
-  reference: string,
-  outcome: { status: 'CONFIRMED' | 'FAILED'; blockchainTx: unknown; failureReason: string | null },
-) {
+export interface SendOutcome {
+  reference: string;
+  status: 'CONFIRMED' | 'FAILED';
+  blockchainTx: unknown;
+  failureReason: string | null;
+}
+
+/** The sends' outcomes, one statement. */
+export async function recordOutcomes(q: Queryable, outcomes: readonly SendOutcome[]) {
   await q.query(
-    `UPDATE chain_sends SET status = $2, blockchain_tx = $3, failure_reason = $4, settled_at = now()
-     WHERE reference = $1`,
+    `UPDATE chain_sends AS s SET status = o.status, blockchain_tx = o.blockchain_tx,
+       failure_reason = o.failure_reason, settled_at = now()
+     FROM jsonb_to_recordset($1::jsonb) AS o(reference text, status text, blockchain_tx jsonb, failure_reason text)
+     WHERE s.reference = ANY($2::text[]) AND s.reference = o.reference`,
     [
-      reference,
-      outcome.status,
-      outcome.blockchainTx === null ? null : JSON.stringify(outcome.blockchainTx),
-      outcome.failureReason,
+      JSON.stringify(
+        outcomes.map((outcome) => ({
+          reference: outcome.reference,
+          status: outcome.status,
+          blockchain_tx: outcome.blockchainTx,
+          failure_reason: outcome.failureReason,
+        })),
+      ),
+      outcomes.map((outcome) => outcome.reference),
     ],
   );
 }

@@ -7,9 +7,11 @@ import { quoteLockMs } from './creation.ts';
 import { historyEntry } from './status-history.ts';
 import {
   changeStatus,
+  changeStatuses,
   insertSettledTransfers,
   insertTransferWith,
   lockTransferById,
+  lockTransfersByIds,
   type NewTransfer,
 } from './store.ts';
 
@@ -134,22 +136,43 @@ async function pendingOrderTransfer(tx: Tx, transferId: string | null) {
  * In the transaction that makes the order COMPLETE: COMPLETED, with the chain's BlockchainTx
  * for an address (a custody account has none). Safe to repeat.
  */
-export async function completeOrderTransfer(
+export function completeOrderTransfer(
   ctx: AppContext,
   tx: Tx,
   transferId: string | null,
   blockchainTx: Record<string, unknown> | null,
 ): Promise<void> {
-  const row = await pendingOrderTransfer(tx, transferId);
-  if (!row) return;
+  return completeOrderTransfers(ctx, tx, [{ transferId, blockchainTx }]);
+}
+
+/** completeOrderTransfer for orders completed together: two statements for all of them. Orders
+ * processed before these records existed carry an id with no row: nothing to update. */
+export async function completeOrderTransfers(
+  ctx: AppContext,
+  tx: Tx,
+  deliveries: readonly { transferId: string | null; blockchainTx: Record<string, unknown> | null }[],
+): Promise<void> {
+  const ids = deliveries.flatMap((delivery) => delivery.transferId ?? []);
+  if (ids.length === 0) return;
+  const pending = new Set(
+    (await lockTransfersByIds(tx, ids))
+      .filter((row) => row.source.startsWith(ORDER_HOLDING_PREFIX) && row.status === 'PENDING')
+      .map((row) => row.id),
+  );
   const at = ctx.clock.now();
-  await changeStatus(tx, row.id, {
-    status: 'COMPLETED',
-    history: [historyEntry(row.id, 'COMPLETED', at.getTime())],
-    at,
-    completed: true,
-    ...(blockchainTx ? { blockchainTx } : {}),
-  });
+  const changes = deliveries
+    .filter((delivery) => delivery.transferId !== null && pending.has(delivery.transferId))
+    .map(({ transferId, blockchainTx }) => ({
+      id: transferId!,
+      change: {
+        status: 'COMPLETED' as const,
+        history: [historyEntry(transferId!, 'COMPLETED', at.getTime())],
+        at,
+        completed: true,
+        ...(blockchainTx ? { blockchainTx } : {}),
+      },
+    }));
+  if (changes.length > 0) await changeStatuses(tx, changes);
 }
 
 /** In the transaction that makes the order FAILED after it was PROCESSING. Safe to repeat. */

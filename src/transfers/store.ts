@@ -258,6 +258,43 @@ export async function changeStatus(q: Queryable, id: string, change: StatusChang
   return rows[0]!;
 }
 
+/** lockTransferById for many, in id order (as two batches must lock them). */
+export async function lockTransfersByIds(q: Queryable, ids: readonly string[]): Promise<TransferRow[]> {
+  const { rows } = await q.query<TransferRow>(
+    'SELECT * FROM transfers WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE',
+    [ids],
+  );
+  return rows;
+}
+
+/** changeStatus for many transfers at once (the same StatusChange fields, per transfer), one statement. */
+export async function changeStatuses(
+  q: Queryable,
+  changes: readonly { id: string; change: StatusChange }[],
+): Promise<void> {
+  const rows = changes.map(({ id, change }) => ({
+    id,
+    status: change.status,
+    history: change.history,
+    at: change.at,
+    completed: change.completed ?? false,
+    cancelled: change.cancelled ?? false,
+    blockchain_tx: change.blockchainTx ?? null,
+    failure_reason: change.failureReason ?? null,
+  }));
+  await q.query(
+    `UPDATE transfers AS t SET status = c.status, status_history = t.status_history || c.history,
+       updated_at = c.at,
+       completed_at = CASE WHEN c.completed THEN c.at ELSE t.completed_at END,
+       cancelled_at = CASE WHEN c.cancelled THEN c.at ELSE t.cancelled_at END,
+       blockchain_tx = coalesce(c.blockchain_tx, t.blockchain_tx), failure_reason = coalesce(c.failure_reason, t.failure_reason)
+     FROM jsonb_to_recordset($1::jsonb) AS c(id text, status text, history jsonb, at timestamptz, completed boolean,
+       cancelled boolean, blockchain_tx jsonb, failure_reason text)
+     WHERE t.id = ANY($2::text[]) AND t.id = c.id`,
+    [JSON.stringify(rows), changes.map((change) => change.id)],
+  );
+}
+
 /** One UNCONFIRMED transfer past its expiry, locked; SKIP LOCKED so sweeps on several nodes share the work. */
 export async function lockOneDueUnconfirmed(q: Queryable, now: Date): Promise<TransferRow | undefined> {
   const { rows } = await q.query<TransferRow>(

@@ -371,29 +371,31 @@ export async function setStatus(
   }
 }
 
-/** One order's capture as the orders processed together book it (setStatusesSettling). */
-export interface SettlingChange {
+/** One order's status change with its ledger entry, as orders moved together book it (setStatuses). */
+export interface EntryChange {
   id: string;
-  transferId: string;
-  holdId: number;
+  /** Set on the order when given (PROCESSING: its delivery transfer). */
+  transferId?: string;
+  /** The entry settles this pending hold (the capture); without it the entry is posted as is. */
+  holdId?: number;
   entry: EntryArguments;
 }
 
 /**
- * setStatus with a hold-settling entry, for many orders in one statement: each order's entry
- * settles its hold (ledger_settle_hold), then the orders move to `status` with their transfer ids.
- * Answers the changed rows with their webhook targets, in no particular order.
+ * setStatus with a ledger entry, for many orders in one statement: each order's entry is
+ * booked (ledger_settle_hold or ledger_post_entry, migration 010), then the orders move to
+ * `status`. Answers the changed rows with their webhook targets, in no particular order.
  */
-export async function setStatusesSettling(
+export async function setStatuses(
   q: Queryable,
-  changes: readonly SettlingChange[],
+  changes: readonly EntryChange[],
   status: OrderStatus,
   nowMs: number,
 ): Promise<ChangedOrderRow[]> {
   const rows = changes.map(({ id, transferId, holdId, entry }) => ({
     id,
-    transfer_id: transferId,
-    hold_id: holdId,
+    transfer_id: transferId ?? null,
+    hold_id: holdId ?? null,
     kind: entry.kind,
     reference: entry.reference,
     memo: entry.memo,
@@ -408,12 +410,16 @@ export async function setStatusesSettling(
            reference text, memo text, owners text[], currencies text[], amounts numeric[])
        ),
        e AS (
-         SELECT c.id, ledger_settle_hold(c.hold_id, c.kind, c.reference, c.memo, c.owners, c.currencies, c.amounts) AS entry
+         SELECT c.id, CASE WHEN c.hold_id IS NULL
+             THEN ledger_post_entry(c.kind, c.reference, c.memo, c.owners, c.currencies, c.amounts)
+             ELSE ledger_settle_hold(c.hold_id, c.kind, c.reference, c.memo, c.owners, c.currencies, c.amounts)
+           END AS entry
          FROM c
        ),
        u AS (
          UPDATE wallet_orders AS o SET status = $2::text, updated_at = to_timestamp($3::bigint / 1000.0),
-           transfer_id = c.transfer_id
+           transfer_id = coalesce(c.transfer_id, o.transfer_id),
+           completed_at = CASE WHEN $2::text IN ('COMPLETE', 'FAILED') THEN to_timestamp($3::bigint / 1000.0) ELSE o.completed_at END
          FROM c JOIN e ON e.id = c.id
          -- id = ANY: primary-key probes, not a join against the whole table.
          WHERE o.id = ANY($4::text[]) AND o.id = c.id AND e.entry IS NOT NULL

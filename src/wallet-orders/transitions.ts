@@ -8,6 +8,7 @@ import { type Tx, withTransaction } from '../platform/db/pool.ts';
 import { Money } from '../platform/money.ts';
 import {
   completeOrderTransfer,
+  completeOrderTransfers,
   failOrderTransfer,
   recordOrderTransfer,
   recordOrderTransfers,
@@ -21,7 +22,7 @@ import {
   lockOrders,
   type OrderRow,
   setStatus,
-  setStatusesSettling,
+  setStatuses,
 } from './store.ts';
 import { notifyOrderStatus } from './webhooks.ts';
 
@@ -123,6 +124,36 @@ export async function processOrder(ctx: AppContext, orderId: string): Promise<vo
 const isCustody = (dest: string) => dest.startsWith('account:') || dest.startsWith('AC_');
 
 /**
+ * onOrderDelivery for the outcomes of sends settled together: the confirmed deliveries of
+ * PROCESSING orders complete in a few statements for all (their transfers, then their delivery
+ * entries with the status change); any other outcome goes through onOrderDelivery on its own.
+ */
+export async function onOrderDeliveries(ctx: AppContext, tx: Tx, outcomes: ChainOutcome[]): Promise<void> {
+  const byOrder = new Map(outcomes.map((outcome) => [outcome.reference.slice('order:'.length), outcome]));
+  const delivered = (await lockOrders(tx, [...byOrder.keys()])).filter(
+    (order) => order.status === 'PROCESSING' && byOrder.get(order.id)?.status === 'CONFIRMED',
+  );
+  await completeOrderTransfers(
+    ctx,
+    tx,
+    delivered.map((order) => ({
+      transferId: order.transfer_id,
+      blockchainTx: byOrder.get(order.id)!.blockchainTx ?? null,
+    })),
+  );
+  if (delivered.length > 0) {
+    const changes = delivered.map((order) => ({
+      id: order.id,
+      entry: entryArguments(deliveryEntry(order, ctx.config.env)),
+    }));
+    const changed = await setStatuses(tx, changes, 'COMPLETE', ctx.clock.nowMs());
+    for (const row of changed) await notifyOrderStatus(ctx, tx, row, 'COMPLETE');
+  }
+  const done = new Set(delivered.map((order) => order.id));
+  for (const [orderId, outcome] of byOrder) if (!done.has(orderId)) await onOrderDelivery(ctx, tx, outcome);
+}
+
+/**
  * processOrder for a batch of the worker's jobs, in one transaction of a handful of statements:
  * lock the orders (id order), capture their cards, record their delivery transfers, queue their
  * chain sends, and move them to PROCESSING with their capture entries (last: the entries move the
@@ -160,7 +191,7 @@ export async function processOrders(ctx: AppContext, orderIds: readonly string[]
         entry: entryArguments(capture.entry),
       };
     });
-    const changed = await setStatusesSettling(tx, changes, 'PROCESSING', ctx.clock.nowMs());
+    const changed = await setStatuses(tx, changes, 'PROCESSING', ctx.clock.nowMs());
     for (const row of changed) await notifyOrderStatus(ctx, tx, row, 'PROCESSING');
   });
   for (const orderId of alone) await processOrder(ctx, orderId);

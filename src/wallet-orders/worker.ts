@@ -1,9 +1,9 @@
-import { onChainOutcome } from '../chains/port.ts';
+import { onChainOutcome, onChainOutcomes } from '../chains/port.ts';
 import type { AppContext } from '../platform/context.ts';
 import type { JobRunner } from '../platform/jobs/runner.ts';
 import { expireAuthorization } from './authorization.ts';
 import { EXPIRE_AUTHORIZATION_JOB, PROCESS_ORDER_JOB } from './jobs.ts';
-import { onOrderDelivery, processOrder, processOrders } from './transitions.ts';
+import { onOrderDeliveries, onOrderDelivery, processOrder, processOrders } from './transitions.ts';
 
 /** The card orders' background work: processing cleared orders, expiring steps, chain outcomes. */
 export function registerWalletOrderJobs(runner: JobRunner, ctx: AppContext): void {
@@ -16,4 +16,5 @@ export function registerWalletOrderJobs(runner: JobRunner, ctx: AppContext): voi
   );
   runner.register(EXPIRE_AUTHORIZATION_JOB, (job) => expireAuthorization(ctx, String(job.payload.orderId)));
   onChainOutcome('order', (_ctx, tx, outcome) => onOrderDelivery(ctx, tx, outcome));
+  onChainOutcomes('order', (_ctx, tx, outcomes) => onOrderDeliveries(ctx, tx, outcomes));
 }

@@ -4,7 +4,7 @@ import { type ChainOutcome, onChainOutcome, requestChainSend } from '../../src/c
 import {
   registerChainJobs,
   SANDBOX_FAILING_ADDRESSES,
-  settleSandboxSend,
+  settleSandboxSends,
 } from '../../src/chains/sandbox-chain.ts';
 import { withTransaction } from '../../src/platform/db/pool.ts';
 import { JobRunner } from '../../src/platform/jobs/runner.ts';
@@ -50,7 +50,7 @@ describe('the sandbox chain', () => {
   it('confirms a send with a generated BlockchainTx, reported exactly once', async () => {
     await send('probe:ONE', '0x52908400098527886E0F7030069857D2E4169EE7');
     expect(await runner.drain()).toBe(1);
-    await settleSandboxSend(t.ctx, 'probe:ONE'); // a repeated job
+    await settleSandboxSends(t.ctx, ['probe:ONE']); // a repeated job
     const outcomes = seen.filter((o) => o.reference === 'probe:ONE');
     expect(outcomes).toHaveLength(1);
     expect(outcomes[0]).toMatchObject({

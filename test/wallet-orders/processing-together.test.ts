@@ -16,8 +16,9 @@ import {
 /**
  * The worker processes the card orders of one claimed batch together (transitions.ts
  * processOrders, JobRunner.registerGroup): one transaction captures them all, records their
- * delivery transfers, queues their chain sends and books their capture entries. Each order must
- * end exactly as it would alone.
+ * delivery transfers, queues their chain sends and books their capture entries; the simulated
+ * chain settles a batch's sends together too (settleSandboxSends, onOrderDeliveries). Each order
+ * must end exactly as it would alone.
  */
 
 let t: TestApp;
@@ -41,11 +42,12 @@ async function placeOrders(extras: Record<string, unknown>[]): Promise<string[]>
   return ids;
 }
 
-async function captureTransactions(orderIds: string[]): Promise<number> {
+/** How many transactions booked the orders' entries of this kind (entries are never updated). */
+async function entryTransactions(kind: string, orderIds: string[]): Promise<number> {
   const { rows } = await t.database.db.query<{ n: number }>(
     `SELECT count(DISTINCT xmin::text)::int AS n FROM ledger_entries
-     WHERE kind = 'order.capture' AND reference = ANY($1::text[])`,
-    [orderIds.map((id) => `order:${id}`)],
+     WHERE kind = $1 AND reference = ANY($2::text[])`,
+    [kind, orderIds.map((id) => `order:${id}`)],
   );
   return rows[0]!.n;
 }
@@ -67,8 +69,10 @@ describe('card orders processed together', () => {
       status: 'RUNNING_CHECKS',
       transferId: null,
     });
-    // The four chain orders' captures were booked by one transaction.
-    expect(await captureTransactions(toChain)).toBe(1);
+    // The four chain orders' captures were booked by one transaction, and so were their
+    // deliveries once the simulated chain settled their sends together.
+    expect(await entryTransactions('order.capture', toChain)).toBe(1);
+    expect(await entryTransactions('order.delivery', toChain)).toBe(1);
     const { rows } = await t.database.db.query<{ state: string; n: number }>(
       `SELECT state, count(*)::int AS n FROM sandbox_card_authorizations GROUP BY state ORDER BY state`,
     );
@@ -93,7 +97,7 @@ describe('card orders processed together', () => {
       const ids = await placeOrders([{}, {}, {}]);
       await workerFor(t).drain();
       for (const id of ids) expect((await readOrder(t, partner, id)).status, id).toBe('COMPLETE');
-      expect(await captureTransactions(ids)).toBe(3);
+      expect(await entryTransactions('order.capture', ids)).toBe(3);
     } finally {
       await t.database.db.query(
         'DROP TRIGGER refuse_many_sends ON chain_sends; DROP FUNCTION refuse_many_sends();',
