@@ -1,4 +1,9 @@
-import { type EntryArguments, type HoldArguments, ledgerRefusal } from '../ledger/service.ts';
+import {
+  type EntriesArguments,
+  type EntryArguments,
+  type HoldArguments,
+  ledgerRefusal,
+} from '../ledger/service.ts';
 import type { Queryable } from '../platform/db/pool.ts';
 import { jobInsertCte, jobParams, type NewJob } from '../platform/jobs/queue.ts';
 
@@ -371,63 +376,76 @@ export async function setStatus(
   }
 }
 
-/** One order's status change with its ledger entry, as orders moved together book it (setStatuses). */
-export interface EntryChange {
+/** Orders moved together (setStatuses): each one's id, and its transfer id when it gets one. */
+export interface MovedOrder {
   id: string;
-  /** Set on the order when given (PROCESSING: its delivery transfer). */
   transferId?: string;
-  /** The entry settles this pending hold (the capture); without it the entry is posted as is. */
-  holdId?: number;
-  entry: EntryArguments;
 }
 
 /**
- * setStatus with a ledger entry, for many orders in one statement: each order's entry is
- * booked (ledger_settle_hold or ledger_post_entry, migration 010), then the orders move to
- * `status`. Answers the changed rows with their webhook targets, in no particular order.
+ * Their entries booked together, entry i for order i: posted as they are (ledger_post_entries,
+ * migration 010), or settling hold i each (`holdIds`; ledger_settle_holds, migration 020: the
+ * holds share one owner and currency).
+ */
+export interface MovedOrdersEntries {
+  entries: EntriesArguments;
+  holdIds?: number[];
+}
+
+/** The entries' seven arrays from `$first` on (ledger_post_entries' order). */
+const entryParams = (first: number) =>
+  ['text[]', 'text[]', 'text[]', 'int[]', 'text[]', 'text[]', 'numeric[]']
+    .map((type, index) => `$${first + index}::${type}`)
+    .join(', ');
+
+const bookEntries = (settling: boolean) =>
+  settling
+    ? `ledger_settle_holds($5::bigint[], ${entryParams(6)})`
+    : `ledger_post_entries(${entryParams(5)})`;
+
+const setStatusesText = (settling: boolean) => `WITH e AS (SELECT ${bookEntries(settling)} AS ids),
+  c AS (SELECT * FROM unnest($1::text[], $2::text[]) AS c(id, transfer_id)),
+  u AS (
+    UPDATE wallet_orders AS o SET status = $3::text, updated_at = to_timestamp($4::bigint / 1000.0),
+      transfer_id = coalesce(c.transfer_id, o.transfer_id),
+      completed_at = CASE WHEN $3::text IN ('COMPLETE', 'FAILED') THEN to_timestamp($4::bigint / 1000.0) ELSE o.completed_at END
+    FROM c
+    -- id = ANY: primary-key probes, not a join against the whole table.
+    WHERE o.id = ANY($1::text[]) AND o.id = c.id AND (SELECT ids FROM e) IS NOT NULL
+    RETURNING o.*
+  )
+  ${CHANGED}`;
+const SET_STATUSES_POSTING = setStatusesText(false);
+const SET_STATUSES_SETTLING = setStatusesText(true);
+
+/**
+ * setStatus with ledger entries, for many orders in one statement: the entries are booked
+ * together (every balance row moves once), then the orders move to `status`. Answers the changed
+ * rows with their webhook targets, in no particular order.
  */
 export async function setStatuses(
   q: Queryable,
-  changes: readonly EntryChange[],
+  orders: readonly MovedOrder[],
+  booked: MovedOrdersEntries,
   status: OrderStatus,
   nowMs: number,
 ): Promise<ChangedOrderRow[]> {
-  const rows = changes.map(({ id, transferId, holdId, entry }) => ({
-    id,
-    transfer_id: transferId ?? null,
-    hold_id: holdId ?? null,
-    kind: entry.kind,
-    reference: entry.reference,
-    memo: entry.memo,
-    owners: entry.owners,
-    currencies: entry.currencies,
-    amounts: entry.amounts,
-  }));
+  const { entries, holdIds } = booked;
   try {
-    const result = await q.query<ChangedOrderRow>(
-      `WITH c AS (
-         SELECT * FROM jsonb_to_recordset($1::jsonb) AS c(id text, transfer_id text, hold_id bigint, kind text,
-           reference text, memo text, owners text[], currencies text[], amounts numeric[])
-       ),
-       e AS (
-         SELECT c.id, CASE WHEN c.hold_id IS NULL
-             THEN ledger_post_entry(c.kind, c.reference, c.memo, c.owners, c.currencies, c.amounts)
-             ELSE ledger_settle_hold(c.hold_id, c.kind, c.reference, c.memo, c.owners, c.currencies, c.amounts)
-           END AS entry
-         FROM c
-       ),
-       u AS (
-         UPDATE wallet_orders AS o SET status = $2::text, updated_at = to_timestamp($3::bigint / 1000.0),
-           transfer_id = coalesce(c.transfer_id, o.transfer_id),
-           completed_at = CASE WHEN $2::text IN ('COMPLETE', 'FAILED') THEN to_timestamp($3::bigint / 1000.0) ELSE o.completed_at END
-         FROM c JOIN e ON e.id = c.id
-         -- id = ANY: primary-key probes, not a join against the whole table.
-         WHERE o.id = ANY($4::text[]) AND o.id = c.id AND e.entry IS NOT NULL
-         RETURNING o.*
-       )
-       ${CHANGED}`,
-      [JSON.stringify(rows), status, nowMs, changes.map((change) => change.id)],
-    );
+    const result = await q.query<ChangedOrderRow>(holdIds ? SET_STATUSES_SETTLING : SET_STATUSES_POSTING, [
+      orders.map((order) => order.id),
+      orders.map((order) => order.transferId ?? null),
+      status,
+      nowMs,
+      ...(holdIds ? [holdIds] : []),
+      entries.kinds,
+      entries.references,
+      entries.memos,
+      entries.postingEntries,
+      entries.owners,
+      entries.currencies,
+      entries.amounts,
+    ]);
     return result.rows;
   } catch (error) {
     throw ledgerRefusal(error);

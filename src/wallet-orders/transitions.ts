@@ -1,7 +1,7 @@
 import { cardProcessor } from '../cards/service.ts';
 import { networkFor, parseChainSrn } from '../chains/addresses.ts';
 import { type ChainOutcome, type ChainSend, requestChainSend, requestChainSends } from '../chains/port.ts';
-import { entryArguments, type NewEntry, settleHold } from '../ledger/service.ts';
+import { combinedEntries, entryArguments, type NewEntry, settleHold } from '../ledger/service.ts';
 import { releaseSpend } from '../limits/service.ts';
 import type { AppContext } from '../platform/context.ts';
 import { type Tx, withTransaction } from '../platform/db/pool.ts';
@@ -142,11 +142,10 @@ export async function onOrderDeliveries(ctx: AppContext, tx: Tx, outcomes: Chain
     })),
   );
   if (delivered.length > 0) {
-    const changes = delivered.map((order) => ({
-      id: order.id,
-      entry: entryArguments(deliveryEntry(order, ctx.config.env)),
-    }));
-    const changed = await setStatuses(tx, changes, 'COMPLETE', ctx.clock.nowMs());
+    const entries = combinedEntries(
+      delivered.map((order) => entryArguments(deliveryEntry(order, ctx.config.env))),
+    );
+    const changed = await setStatuses(tx, delivered, { entries }, 'COMPLETE', ctx.clock.nowMs());
     for (const row of changed) await notifyOrderStatus(ctx, tx, row, 'COMPLETE');
   }
   const done = new Set(delivered.map((order) => order.id));
@@ -182,17 +181,21 @@ export async function processOrders(ctx: AppContext, orderIds: readonly string[]
       tx,
       toChain.map((order) => chainSendOf(ctx, order)),
     );
-    const changes = toChain.map((order, index) => {
-      const capture = captureEntry(order);
-      return {
+    // Holds settled together share their currency: one statement per source currency.
+    for (const currency of new Set(toChain.map((order) => order.source_currency))) {
+      const inCurrency = toChain.filter((order) => order.source_currency === currency);
+      const captures = inCurrency.map(captureEntry);
+      const moved = inCurrency.map((order) => ({
         id: order.id,
-        transferId: transferIds[index]!,
-        holdId: capture.holdId,
-        entry: entryArguments(capture.entry),
+        transferId: transferIds[toChain.indexOf(order)]!,
+      }));
+      const booked = {
+        entries: combinedEntries(captures.map((capture) => entryArguments(capture.entry))),
+        holdIds: captures.map((capture) => capture.holdId),
       };
-    });
-    const changed = await setStatuses(tx, changes, 'PROCESSING', ctx.clock.nowMs());
-    for (const row of changed) await notifyOrderStatus(ctx, tx, row, 'PROCESSING');
+      const changed = await setStatuses(tx, moved, booked, 'PROCESSING', ctx.clock.nowMs());
+      for (const row of changed) await notifyOrderStatus(ctx, tx, row, 'PROCESSING');
+    }
   });
   for (const orderId of alone) await processOrder(ctx, orderId);
 }

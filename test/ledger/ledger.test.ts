@@ -394,3 +394,65 @@ describe('seeded random operations against a reference model', () => {
     await expectHealthy();
   });
 });
+
+describe('holds placed and settled together (migrations 019, 020)', () => {
+  const settleArgs = (holdIds: number[], entries: NewEntry[]) => {
+    const e = combinedEntries(entries.map(entryArguments));
+    return [holdIds, e.kinds, e.references, e.memos, e.postingEntries, e.owners, e.currencies, e.amounts];
+  };
+  const settleSql =
+    'SELECT ledger_settle_holds($1::bigint[], $2::text[], $3::text[], $4::text[], $5::int[], $6::text[], $7::text[], $8::numeric[]) AS ids';
+  const usd = async (owner: string) => {
+    const { totalBalances, availableBalances } = await balancesOf(database.db, owner);
+    return { total: Number(totalBalances.USD), available: Number(availableBalances.USD) };
+  };
+  const capture = (holder: string, to: string, amount: string): NewEntry => ({
+    kind: 'test.capture',
+    postings: [
+      { owner: holder, currency: 'USD', amount: m(amount).negated() },
+      { owner: to, currency: 'USD', amount: m(amount) },
+    ],
+  });
+
+  it('places holds with one balance move each owner, settles them with one entry each, and only once', async () => {
+    const holder = newOwner();
+    const payee = newOwner();
+    await fund(holder, '100');
+    const { rows } = await database.db.query<{ ids: string[] }>(
+      `SELECT ledger_place_holds($1::text[], $2::text[], $3::numeric[], $4::timestamptz[], $5::text[]) AS ids`,
+      [
+        [holder, holder],
+        ['USD', 'USD'],
+        ['30', '20'],
+        [new Date(Date.now() + 60_000), new Date(Date.now() + 60_000)],
+        ['a', 'b'],
+      ],
+    );
+    const holdIds = rows[0]!.ids.map(Number);
+    expect(await usd(holder)).toEqual({ total: 100, available: 50 });
+
+    const entries = [capture(holder, payee, '30'), capture(holder, payee, '20')];
+    const settled = await database.db.query<{ ids: string[] }>(settleSql, settleArgs(holdIds, entries));
+    expect(settled.rows[0]!.ids).toHaveLength(2);
+    expect(await usd(holder)).toEqual({ total: 50, available: 50 });
+    expect(await usd(payee)).toEqual({ total: 50, available: 50 });
+    // Settled holds are no longer pending: a second settlement is refused whole.
+    await expect(database.db.query(settleSql, settleArgs(holdIds, entries))).rejects.toMatchObject({
+      code: 'RL001',
+    });
+    expect(await auditLedger(database.db)).toEqual({ unbalancedCurrencies: [], driftedBalances: [] });
+  });
+
+  it('refuses entries that do not take exactly their hold, changing nothing', async () => {
+    const holder = newOwner();
+    await fund(holder, '100');
+    const holdId = await withTransaction(database.db, (tx) =>
+      placeHold(tx, { owner: holder, currency: 'USD', amount: m(40), expiresAtMs: Date.now() + 60_000 }),
+    );
+    const before = await snapshotTables(database.db);
+    await expect(
+      database.db.query(settleSql, settleArgs([holdId], [capture(holder, newOwner(), '39.99')])),
+    ).rejects.toThrow(/do not take exactly their hold/);
+    expect(await snapshotTables(database.db)).toEqual(before);
+  });
+});
