@@ -39,6 +39,18 @@ function largestSpentSince(
   return `SELECT ${columns.join(', ')} FROM unnest($${keysParam}::text[]) AS k(key) ${LATEST}`;
 }
 
+/**
+ * Whether any key (rows of `keys`, a FROM item with columns `key` and `order_id`) has a row after
+ * (`atSql`, the order id): only when another process's clock ran ahead. Each probe is one index
+ * descent (LIMIT 1), and a false answer gates the UPDATE that corrects those rows: as a one-time
+ * filter it then never scans. Without it, a generic plan costs `spend_key = ANY($n)` by the
+ * table's distinct keys; right after one key gained 100 thousand rows that was a sequential scan
+ * of the table for every order (bench/FINDINGS.md, session 6).
+ */
+const anyLater = (keys: string, atSql: string) => `(SELECT EXISTS (
+    SELECT 1 FROM ${keys} CROSS JOIN LATERAL (
+      SELECT 1 FROM card_spend WHERE spend_key = k.key AND (at, order_id) > (${atSql}, k.order_id) LIMIT 1) AS after))`;
+
 /** Cached per window count: the same text on every call, so the prepared statement is reused. */
 const spentTexts = new Map<number, string>();
 
@@ -133,7 +145,8 @@ function recordWithinText(windows: number): string {
   fits AS (SELECT ${fits.join(' AND ')} AS ok FROM spent),
   later AS (
     UPDATE card_spend SET running_usd = running_usd + $3::numeric
-    WHERE (SELECT ok FROM fits) AND spend_key = ANY($2::text[]) AND (at, order_id) > (${AT(4)}, $1::text)
+    WHERE (SELECT ok FROM fits) AND ${anyLater('(SELECT key, $1::text AS order_id FROM unnest($2::text[]) AS u(key)) AS k', AT(4))}
+      AND spend_key = ANY($2::text[]) AND (at, order_id) > (${AT(4)}, $1::text)
   ),
   recorded AS (
     INSERT INTO card_spend (order_id, spend_key, amount_usd, at, running_usd)
@@ -200,7 +213,8 @@ export async function recordCheckedSpends(
      later AS (
        UPDATE card_spend AS c SET running_usd = c.running_usd + s.amount FROM s
        -- spend_key = ANY: the keys' index ranges, not a join against the whole table.
-       WHERE c.spend_key = ANY($2::text[]) AND c.spend_key = s.key AND (c.at, c.order_id) > (${AT(4)}, s.order_id)
+       WHERE ${anyLater('(SELECT key, order_id FROM s) AS k', AT(4))}
+         AND c.spend_key = ANY($2::text[]) AND c.spend_key = s.key AND (c.at, c.order_id) > (${AT(4)}, s.order_id)
      )
      INSERT INTO card_spend (order_id, spend_key, amount_usd, at, running_usd)
      SELECT s.order_id, s.key, s.amount, ${AT(4)}, s.amount + COALESCE((

@@ -7,6 +7,7 @@ import {
   deleteSpend,
   largestSpentOf,
   lockSpendKeys,
+  recordCheckedSpends,
   recordSpendWithin,
 } from '../../src/limits/spend-store.ts';
 import { Clock } from '../../src/platform/clock.ts';
@@ -115,6 +116,27 @@ describe('card spend running totals', () => {
         );
       }
     }
+  });
+
+  it('stay exact when orders placed together record spend behind rows another clock wrote ahead', async () => {
+    const keys = ['test:together:a', 'test:together:b', 'test:together:c'];
+    await record('WO_AHEAD00001', [keys[0]!, keys[1]!], '40', T0 + 10 * HOUR);
+    await record('WO_AHEAD00002', [keys[2]!], '5', T0 + 2 * HOUR);
+    // A group of two orders (no shared key) at T0 + 1 h: before both rows above.
+    await withTransaction(db, async (tx) => {
+      await lockSpendKeys(tx, keys);
+      await recordCheckedSpends(
+        tx,
+        [
+          { orderId: 'WO_TOGETHER01', keys: [keys[0]!, keys[2]!], amountUsd: '7.25' },
+          { orderId: 'WO_TOGETHER02', keys: [keys[1]!], amountUsd: '3' },
+        ],
+        T0 + HOUR,
+      );
+    });
+    expect(await wrongRunningTotals(keys)).toEqual([]);
+    const spent = await largestSpent(db, keys, [T0, T0 + 3 * HOUR]);
+    expect(spent.map((value) => new Money(value).toFixed(2))).toEqual(['47.25', '40.00']);
   });
 
   it('answer many reads in one statement, each as it would be answered alone', async () => {
