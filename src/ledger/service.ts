@@ -17,6 +17,7 @@ import {
 } from './store.ts';
 
 export type { EntriesArguments, EntryArguments, HoldArguments } from './store.ts';
+export { entriesParams, entriesValues } from './store.ts';
 
 /**
  * The double-entry core. Every movement is one journal entry whose postings sum to zero per

@@ -31,6 +31,22 @@ export interface EntriesArguments {
   amounts: string[];
 }
 
+const ENTRIES_TYPES = ['text[]', 'text[]', 'text[]', 'int[]', 'text[]', 'text[]', 'numeric[]'];
+
+/**
+ * ledger_post_entries's seven array arguments as SQL parameters `$first`…`$first+6`, typed, for
+ * a module calling the function inside its own statement with entriesValues at that position.
+ */
+export function entriesParams(first: number): string {
+  return ENTRIES_TYPES.map((type, index) => `$${first + index}::${type}`).join(', ');
+}
+
+/** The values of entriesParams' parameters, in their order. */
+export function entriesValues(entries: EntriesArguments): unknown[] {
+  const { kinds, references, memos, postingEntries, owners, currencies, amounts } = entries;
+  return [kinds, references, memos, postingEntries, owners, currencies, amounts];
+}
+
 /** ledger_place_hold's arguments (migration 010). */
 export interface HoldArguments {
   owner: string;

@@ -1,5 +1,10 @@
 import type { TransferCreatedArguments } from '../callbacks/service.ts';
-import type { EntriesArguments, HoldArguments } from '../ledger/service.ts';
+import {
+  type EntriesArguments,
+  entriesParams,
+  entriesValues,
+  type HoldArguments,
+} from '../ledger/service.ts';
 import type { Queryable } from '../platform/db/pool.ts';
 import type { StatusHistoryEntry } from './status-history.ts';
 
@@ -148,8 +153,7 @@ const insertSettledText = (entries: boolean) => `WITH created AS (
                                       $7::int[], $8::text[], $9::timestamptz[], $10::int) AS callbacks${
                                         entries
                                           ? `,
-    ledger_post_entries($11::text[], $12::text[], $13::text[], $14::int[], $15::text[], $16::text[],
-                        $17::numeric[]) AS entries`
+    ledger_post_entries(${entriesParams(11)}) AS entries`
                                           : ''
                                       }`;
 const INSERT_SETTLED = insertSettledText(true);
@@ -192,16 +196,7 @@ export async function insertSettledTransfers(
     await q.query(INSERT_RECORDED, values);
     return;
   }
-  values.push(
-    entries.kinds,
-    entries.references,
-    entries.memos,
-    entries.postingEntries,
-    entries.owners,
-    entries.currencies,
-    entries.amounts,
-  );
-  await q.query(INSERT_SETTLED, values);
+  await q.query(INSERT_SETTLED, [...values, ...entriesValues(entries)]);
 }
 
 /** Within the partner; `involving` (an SRN) narrows to transfers that party owns, sends or receives. */

@@ -1,6 +1,8 @@
 import {
   type EntriesArguments,
   type EntryArguments,
+  entriesParams,
+  entriesValues,
   type HoldArguments,
   ledgerRefusal,
 } from '../ledger/service.ts';
@@ -392,16 +394,10 @@ export interface MovedOrdersEntries {
   holdIds?: number[];
 }
 
-/** The entries' seven arrays from `$first` on (ledger_post_entries' order). */
-const entryParams = (first: number) =>
-  ['text[]', 'text[]', 'text[]', 'int[]', 'text[]', 'text[]', 'numeric[]']
-    .map((type, index) => `$${first + index}::${type}`)
-    .join(', ');
-
 const bookEntries = (settling: boolean) =>
   settling
-    ? `ledger_settle_holds($5::bigint[], ${entryParams(6)})`
-    : `ledger_post_entries(${entryParams(5)})`;
+    ? `ledger_settle_holds($5::bigint[], ${entriesParams(6)})`
+    : `ledger_post_entries(${entriesParams(5)})`;
 
 const setStatusesText = (settling: boolean) => `WITH e AS (SELECT ${bookEntries(settling)} AS ids),
   c AS (SELECT * FROM unnest($1::text[], $2::text[]) AS c(id, transfer_id)),
@@ -438,13 +434,7 @@ export async function setStatuses(
       status,
       nowMs,
       ...(holdIds ? [holdIds] : []),
-      entries.kinds,
-      entries.references,
-      entries.memos,
-      entries.postingEntries,
-      entries.owners,
-      entries.currencies,
-      entries.amounts,
+      ...entriesValues(entries),
     ]);
     return result.rows;
   } catch (error) {
