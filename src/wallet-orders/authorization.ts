@@ -38,7 +38,7 @@ function newCode(ctx: AppContext): string {
 }
 
 /**
- * The step the issuer asked for, as the new order's statement writes it (insertOrder): codes'
+ * The step the issuer asked for, as the new order's statement writes it (insertOrders): codes'
  * hashes, expiry by the service clock, and the job that fails it once expired (real time).
  */
 export function authorizationStep(

@@ -21,7 +21,7 @@ import { walletOrderErrors } from './errors.ts';
 import { processingJob } from './jobs.ts';
 import { cardHoldArguments } from './ledger.ts';
 import type { WalletOrderRequest } from './request.ts';
-import { insertOrder, type NewOrder, type NewOrderWrite } from './store.ts';
+import { insertOrders, type NewOrder, type NewOrderWrite } from './store.ts';
 import { walletOrderView } from './view.ts';
 
 /** Everything checked before the order's transaction opens (no pooled connection held). */
@@ -250,7 +250,7 @@ export function cardAuthorizationOf({ prepared, orderId, quote, nowMs }: OrderDr
 }
 
 /**
- * The order's row, its card hold (ledger_place_hold's arguments) and what comes next: the
+ * The order's row, its card hold (ledger_place_holds' arguments) and what comes next: the
  * processing job, or the authorization step the issuer asked for (or the partner, trigger3ds).
  */
 export function orderWrite(ctx: AppContext, draft: OrderDraft, step: AuthorizationStep): NewOrderWrite {
@@ -310,8 +310,8 @@ export async function storeWalletOrder(ctx: AppContext, tx: Tx, prepared: Prepar
   const draft = draftOrder(ctx, prepared, reservation);
   await recordSpend(ctx, tx, spendOf(draft));
   const step = await authorizeCard(ctx, tx, cardAuthorizationOf(draft));
-  const { order, hold, next } = orderWrite(ctx, draft, step);
-  return walletOrderView(await insertOrder(tx, order, hold, draft.nowMs, next));
+  const [row] = await insertOrders(tx, [orderWrite(ctx, draft, step)], draft.nowMs);
+  return walletOrderView(row!);
 }
 
 /** One order in its own transaction (the hosted page's and Idempotency-Key-less path's fallback). */

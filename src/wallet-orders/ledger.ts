@@ -19,8 +19,8 @@ const HOLD_LIFETIME_MS = 7 * 24 * 3600 * 1000;
 const reference = (orderId: string) => `order:${orderId}`;
 
 /**
- * The card hold as ledger_place_hold's arguments (migration 010): the order's insert places it in
- * its own statement (insertOrder), so the hold costs no round trip of its own.
+ * The card hold as ledger_place_holds' arguments (migration 019): the order's insert places it in
+ * its own statement (insertOrders), so the hold costs no round trip of its own.
  */
 export function cardHoldArguments(orderId: string, currency: string, amount: Money, nowMs: number) {
   return holdArguments({

@@ -7,7 +7,7 @@ import {
   ledgerRefusal,
 } from '../ledger/service.ts';
 import type { Queryable } from '../platform/db/pool.ts';
-import { jobInsertCte, jobParams, type NewJob } from '../platform/jobs/queue.ts';
+import { jobParams, type NewJob } from '../platform/jobs/queue.ts';
 
 /** SQL for wallet orders and their authorization steps (migrations/008_cards.sql). */
 
@@ -110,34 +110,6 @@ const NEW_ORDER_COLUMNS = {
   card_fingerprint: true,
 } satisfies Record<keyof NewOrder, true>;
 const ORDER_COLUMNS = Object.keys(NEW_ORDER_COLUMNS) as (keyof NewOrder)[];
-/**
- * `$1…$n` the columns, then the card hold (ledger_place_hold's five arguments, migration 010:
- * the ledger's function, called in our statement), then the creation time (epoch ms); the next
- * step's parameters follow. The hold is placed while the row's values are computed, the last
- * thing the order's transaction does: it locks the `external:card` balance row, which every
- * order's hold moves, and that lock is held to COMMIT.
- */
-const HOLD = ORDER_COLUMNS.length + 1;
-const AT = HOLD + 5;
-const INSERT_ORDER = `INSERT INTO wallet_orders (${ORDER_COLUMNS.join(', ')}, hold_id, created_at, updated_at)
-  VALUES (${ORDER_COLUMNS.map((_, index) => `$${index + 1}`).join(', ')},
-    ledger_place_hold($${HOLD}::text, $${HOLD + 1}::text, $${HOLD + 2}::numeric, $${HOLD + 3}::timestamptz, $${HOLD + 4}::text),
-    to_timestamp($${AT}::bigint / 1000.0), to_timestamp($${AT}::bigint / 1000.0))
-  RETURNING *`;
-
-/** Queued for the worker at once: no authorization step. */
-const CREATE_CLEARED = `WITH o AS (${INSERT_ORDER}), ${jobInsertCte('j', AT + 1)}
-  SELECT o.*, NULL::text AS auth_method, NULL::text AS auth_state FROM o`;
-
-/** Waiting for codes or 3-D Secure: the step's row, and the job that fails it once expired. */
-const CREATE_AWAITING = `WITH o AS (${INSERT_ORDER}),
-  a AS (INSERT INTO wallet_order_authorizations (order_id, partner_id, method, sms_hash, card2fa_hash, state, expires_at)
-    SELECT o.id, o.partner_id, $${AT + 1}::text, $${AT + 2}::text, $${AT + 3}::text, 'PENDING',
-      to_timestamp($${AT + 4}::bigint / 1000.0)
-    FROM o RETURNING method, state),
-  ${jobInsertCte('j', AT + 5)}
-  SELECT o.*, a.method AS auth_method, a.state AS auth_state FROM o CROSS JOIN a`;
-
 export interface NewAuthorization {
   method: 'CODES' | '3DS';
   smsHash: string | null;
@@ -145,35 +117,7 @@ export interface NewAuthorization {
   expiresAtMs: number;
 }
 
-/**
- * The order with its card hold, its authorization step if the issuer wants one, and its job
- * (processing, or the step's expiry), in one statement; answers the row as lockOrder reads it.
- * The ledger's refusals come back as ledgerRefusal makes them.
- */
-export async function insertOrder(
-  q: Queryable,
-  order: NewOrder,
-  hold: HoldArguments,
-  nowMs: number,
-  next: { job: NewJob; authorization?: NewAuthorization },
-): Promise<OrderRow> {
-  const values: unknown[] = ORDER_COLUMNS.map((column) => {
-    const value = order[column];
-    return value !== null && typeof value === 'object' ? JSON.stringify(value) : value;
-  });
-  values.push(hold.owner, hold.currency, hold.amount, hold.expiresAt, hold.reference, nowMs);
-  const step = next.authorization;
-  if (step) values.push(step.method, step.smsHash, step.card2faHash, step.expiresAtMs);
-  values.push(...jobParams(next.job));
-  try {
-    const { rows } = await q.query<OrderRow>(step ? CREATE_AWAITING : CREATE_CLEARED, values);
-    return rows[0]!;
-  } catch (error) {
-    throw ledgerRefusal(error);
-  }
-}
-
-/** A new order as insertOrder takes it, for insertOrders. */
+/** A new order with its card hold (ledger_place_holds' arguments) and its next step, for insertOrders. */
 export interface NewOrderWrite {
   order: NewOrder;
   hold: HoldArguments;
@@ -192,9 +136,12 @@ const ORDER_ARRAY_TYPES: Partial<Record<keyof NewOrder, string>> = {
 };
 
 /**
- * insertOrder for many orders in one statement (orders placed together): `$1…$n` one array per
- * order column, then the holds' five arrays (ledger_place_holds, migration 019), the creation
- * time, the authorization steps' five arrays (orders with a step only) and the jobs' four.
+ * New orders, one or many (orders placed together), in one statement: `$1…$n` one array per order
+ * column, then the holds' five arrays (ledger_place_holds, migration 019: the ledger's function,
+ * called in our statement), the creation time, the authorization steps' five arrays (orders with
+ * a step only) and the jobs' four. The holds lock the `external:card` balance stripe, which every
+ * order's hold moves, and that lock is held to COMMIT: the insert is the last thing an order's
+ * transaction does.
  */
 const INSERT_ORDERS = (() => {
   const n = ORDER_COLUMNS.length;
@@ -231,9 +178,9 @@ const INSERT_ORDERS = (() => {
 })();
 
 /**
- * The orders with their card holds, authorization steps and jobs, in one statement; answers the
- * rows (as lockOrder reads them) in the writes' order. The ledger's refusals come back as
- * ledgerRefusal makes them.
+ * The orders with their card holds, authorization steps (processing jobs, or the step's expiry
+ * job) and jobs, in one statement; answers the rows (as lockOrder reads them) in the writes'
+ * order. The ledger's refusals come back as ledgerRefusal makes them.
  */
 export async function insertOrders(
   q: Queryable,
