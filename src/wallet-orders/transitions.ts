@@ -1,6 +1,6 @@
 import { cardProcessor } from '../cards/service.ts';
 import { networkFor, parseChainSrn } from '../chains/addresses.ts';
-import { type ChainOutcome, type ChainSend, requestChainSend, requestChainSends } from '../chains/port.ts';
+import { type ChainOutcome, type ChainSend, requestChainSends } from '../chains/port.ts';
 import { combinedEntries, entryArguments, type NewEntry, settleHold } from '../ledger/service.ts';
 import { releaseSpend } from '../limits/service.ts';
 import type { AppContext } from '../platform/context.ts';
@@ -83,93 +83,35 @@ export async function failOrder(ctx: AppContext, tx: Tx, order: OrderRow, failur
   await moveTo(ctx, tx, order, { status: 'FAILED', failure, entry: refund });
 }
 
-/**
- * The worker's step once checks passed: capture the card, record the delivery transfer, then
- * deliver. Custody destinations are credited at once (COMPLETE); a chain address gets a send
- * through the chains port and the order stays PROCESSING until the chain reports.
- *
- * The capture's ledger entry comes last, just before COMMIT (one transaction: the order does
- * not change): it moves the `external:card` balance row, which every new order's hold also
- * moves, so the row is locked against them for as short a time as possible. For a chain address
- * it rides on the PROCESSING status change, which then comes after the send request.
- */
-export async function processOrder(ctx: AppContext, orderId: string): Promise<void> {
-  await withTransaction(ctx.db, async (tx) => {
-    const order = await lockOrder(tx, orderId);
-    if (order?.status !== 'RUNNING_CHECKS') return;
-    if (order.auth_state !== null && order.auth_state !== 'PASSED') return;
-    const capture = captureEntry(order);
-    await cardProcessor(ctx).capture(tx, [orderId]);
-    const transferId = await recordOrderTransfer(ctx, tx, deliveryOf(order));
-    if (isCustody(order.dest)) {
-      const processing = await moveTo(ctx, tx, order, { status: 'PROCESSING', transferId });
-      await completeOrderTransfer(ctx, tx, transferId, null);
-      await moveTo(ctx, tx, processing, {
-        status: 'COMPLETE',
-        entry: deliveryEntry(processing, ctx.config.env),
-      });
-      await settleHold(tx, capture.holdId, capture.entry);
-      return;
-    }
-    await requestChainSend(ctx, tx, chainSendOf(ctx, order));
-    await moveTo(ctx, tx, order, {
-      status: 'PROCESSING',
-      transferId,
-      entry: capture.entry,
-      settlesHold: capture.holdId,
-    });
-  });
-}
+/** Still waiting for the worker: checks passed and no authorization step left pending. */
+const awaitsProcessing = (order: OrderRow) =>
+  order.status === 'RUNNING_CHECKS' && (order.auth_state === null || order.auth_state === 'PASSED');
 
 const isCustody = (dest: string) => dest.startsWith('account:') || dest.startsWith('AC_');
 
-/**
- * onOrderDelivery for the outcomes of sends settled together: the confirmed deliveries of
- * PROCESSING orders complete in a few statements for all (their transfers, then their delivery
- * entries with the status change); any other outcome goes through onOrderDelivery on its own.
- */
-export async function onOrderDeliveries(ctx: AppContext, tx: Tx, outcomes: ChainOutcome[]): Promise<void> {
-  const byOrder = new Map(outcomes.map((outcome) => [outcome.reference.slice('order:'.length), outcome]));
-  const delivered = (await lockOrders(tx, [...byOrder.keys()])).filter(
-    (order) => order.status === 'PROCESSING' && byOrder.get(order.id)?.status === 'CONFIRMED',
-  );
-  await completeOrderTransfers(
-    ctx,
-    tx,
-    delivered.map((order) => ({
-      transferId: order.transfer_id,
-      blockchainTx: byOrder.get(order.id)!.blockchainTx ?? null,
-    })),
-  );
-  if (delivered.length > 0) {
-    const entries = combinedEntries(
-      delivered.map((order) => entryArguments(deliveryEntry(order, ctx.config.env))),
-    );
-    const changed = await setStatuses(tx, delivered, { entries }, 'COMPLETE', ctx.clock.nowMs());
-    for (const row of changed) await notifyOrderStatus(ctx, tx, row, 'COMPLETE');
-  }
-  const done = new Set(delivered.map((order) => order.id));
-  for (const [orderId, outcome] of byOrder) if (!done.has(orderId)) await onOrderDelivery(ctx, tx, outcome);
+/** The worker's step once checks passed, for one order (processOrders with one). */
+export function processOrder(ctx: AppContext, orderId: string): Promise<void> {
+  return processOrders(ctx, [orderId]);
 }
 
 /**
- * processOrder for a batch of the worker's jobs, in one transaction of a handful of statements:
- * lock the orders (id order), capture their cards, record their delivery transfers, queue their
- * chain sends, and move them to PROCESSING with their capture entries (last: the entries move the
- * system balances' stripes). Orders paying into a custody account go through processOrder one by
- * one afterwards (they complete at once); orders no longer waiting for the worker are skipped, as
- * processOrder skips them. Anything thrown rolls the whole batch back: the runner then runs each
- * job alone (JobRunner.registerGroup).
+ * The worker's step once checks passed, for a batch of its jobs: capture the cards, record the
+ * delivery transfers, then deliver. A chain address gets a send through the chains port and the
+ * order stays PROCESSING until the chain reports; that is one transaction of a handful of
+ * statements for the whole batch: lock the orders (id order), capture, record the transfers,
+ * queue the sends, and move the orders to PROCESSING with their capture entries. The entries come
+ * last, just before COMMIT: they move the `external:card` balance stripe, which new orders' holds
+ * also move, so it is locked against them for as short a time as possible. Orders paying into a
+ * custody account complete at once, each in its own transaction afterwards (completeToCustody).
+ * Orders no longer waiting for the worker are skipped. Anything thrown rolls the whole batch
+ * back: the runner then runs each job alone (JobRunner.registerGroup).
  */
 export async function processOrders(ctx: AppContext, orderIds: readonly string[]): Promise<void> {
-  const alone: string[] = [];
+  const toCustody: string[] = [];
   await withTransaction(ctx.db, async (tx) => {
-    const ready = (await lockOrders(tx, orderIds)).filter(
-      (order) =>
-        order.status === 'RUNNING_CHECKS' && (order.auth_state === null || order.auth_state === 'PASSED'),
-    );
+    const ready = (await lockOrders(tx, orderIds)).filter(awaitsProcessing);
     const toChain = ready.filter((order) => !isCustody(order.dest));
-    alone.push(...ready.filter((order) => isCustody(order.dest)).map((order) => order.id));
+    toCustody.push(...ready.filter((order) => isCustody(order.dest)).map((order) => order.id));
     if (toChain.length === 0) return;
     await cardProcessor(ctx).capture(
       tx,
@@ -181,23 +123,83 @@ export async function processOrders(ctx: AppContext, orderIds: readonly string[]
       tx,
       toChain.map((order) => chainSendOf(ctx, order)),
     );
+    const moved = toChain.map((order, index) => ({ order, transferId: transferIds[index]! }));
     // Holds settled together share their currency: one statement per source currency.
     for (const currency of new Set(toChain.map((order) => order.source_currency))) {
-      const inCurrency = toChain.filter((order) => order.source_currency === currency);
-      const captures = inCurrency.map(captureEntry);
-      const moved = inCurrency.map((order) => ({
-        id: order.id,
-        transferId: transferIds[toChain.indexOf(order)]!,
-      }));
+      const inCurrency = moved.filter(({ order }) => order.source_currency === currency);
+      const captures = inCurrency.map(({ order }) => captureEntry(order));
       const booked = {
         entries: combinedEntries(captures.map((capture) => entryArguments(capture.entry))),
         holdIds: captures.map((capture) => capture.holdId),
       };
-      const changed = await setStatuses(tx, moved, booked, 'PROCESSING', ctx.clock.nowMs());
+      const orders = inCurrency.map(({ order, transferId }) => ({ id: order.id, transferId }));
+      const changed = await setStatuses(tx, orders, booked, 'PROCESSING', ctx.clock.nowMs());
       for (const row of changed) await notifyOrderStatus(ctx, tx, row, 'PROCESSING');
     }
   });
-  for (const orderId of alone) await processOrder(ctx, orderId);
+  for (const orderId of toCustody) await completeToCustody(ctx, orderId);
+}
+
+/**
+ * A custody destination is credited at once: capture, the delivery transfer, PROCESSING, the
+ * credit and COMPLETE in one transaction, the capture entry last (as above).
+ */
+async function completeToCustody(ctx: AppContext, orderId: string): Promise<void> {
+  await withTransaction(ctx.db, async (tx) => {
+    const order = await lockOrder(tx, orderId);
+    if (!order || !awaitsProcessing(order)) return;
+    const capture = captureEntry(order);
+    await cardProcessor(ctx).capture(tx, [orderId]);
+    const transferId = await recordOrderTransfer(ctx, tx, deliveryOf(order));
+    const processing = await moveTo(ctx, tx, order, { status: 'PROCESSING', transferId });
+    await completeOrderTransfer(ctx, tx, transferId, null);
+    await moveTo(ctx, tx, processing, {
+      status: 'COMPLETE',
+      entry: deliveryEntry(processing, ctx.config.env),
+    });
+    await settleHold(tx, capture.holdId, capture.entry);
+  });
+}
+
+/** The chains port's report on an order's send (registered for `order:` references). */
+export function onOrderDelivery(ctx: AppContext, tx: Tx, outcome: ChainOutcome): Promise<void> {
+  return onOrderDeliveries(ctx, tx, [outcome]);
+}
+
+/**
+ * The chains port's reports on orders' sends, in the settling transaction: the confirmed
+ * deliveries of PROCESSING orders complete in a few statements for all (their transfers, then
+ * their delivery entries with the status change); a failed delivery refunds its order
+ * (failOrder); an order no longer PROCESSING is left alone (a repeated report).
+ */
+export async function onOrderDeliveries(ctx: AppContext, tx: Tx, outcomes: ChainOutcome[]): Promise<void> {
+  const byOrder = new Map(outcomes.map((outcome) => [outcome.reference.slice('order:'.length), outcome]));
+  const processing = (await lockOrders(tx, [...byOrder.keys()])).filter(
+    (order) => order.status === 'PROCESSING',
+  );
+  const delivered = processing.filter((order) => byOrder.get(order.id)!.status === 'CONFIRMED');
+  if (delivered.length > 0) {
+    await completeOrderTransfers(
+      ctx,
+      tx,
+      delivered.map((order) => ({
+        transferId: order.transfer_id,
+        blockchainTx: byOrder.get(order.id)!.blockchainTx ?? null,
+      })),
+    );
+    const entries = combinedEntries(
+      delivered.map((order) => entryArguments(deliveryEntry(order, ctx.config.env))),
+    );
+    const changed = await setStatuses(tx, delivered, { entries }, 'COMPLETE', ctx.clock.nowMs());
+    for (const row of changed) await notifyOrderStatus(ctx, tx, row, 'COMPLETE');
+  }
+  for (const order of processing.filter((o) => byOrder.get(o.id)!.status === 'FAILED')) {
+    const reason = byOrder.get(order.id)!.failureReason ?? 'chain failure';
+    await failOrder(ctx, tx, order, {
+      code: 'transfer.deliveryFailed',
+      message: `The crypto could not be delivered (${reason.slice(0, 200)}); the card was refunded.`,
+    });
+  }
 }
 
 /** The order's crypto on its way to the address it names. */
@@ -210,20 +212,4 @@ function chainSendOf(ctx: AppContext, order: OrderRow): ChainSend {
     currency: order.dest_currency,
     amount: new Money(order.dest_amount),
   };
-}
-
-/** The chains port's report on an order's send (registered for `order:` references). */
-export async function onOrderDelivery(ctx: AppContext, tx: Tx, outcome: ChainOutcome): Promise<void> {
-  const orderId = outcome.reference.slice('order:'.length);
-  const order = await lockOrder(tx, orderId);
-  if (order?.status !== 'PROCESSING') return;
-  if (outcome.status === 'CONFIRMED') {
-    await completeOrderTransfer(ctx, tx, order.transfer_id, outcome.blockchainTx ?? null);
-    await moveTo(ctx, tx, order, { status: 'COMPLETE', entry: deliveryEntry(order, ctx.config.env) });
-    return;
-  }
-  await failOrder(ctx, tx, order, {
-    code: 'transfer.deliveryFailed',
-    message: `The crypto could not be delivered (${(outcome.failureReason ?? 'chain failure').slice(0, 200)}); the card was refunded.`,
-  });
 }
