@@ -231,26 +231,10 @@ export interface StatusChange {
   failureReason?: string;
 }
 
-/** The new status and its history entries in one statement. */
+/** The new status and its history entries in one statement (changeStatuses with one). */
 export async function changeStatus(q: Queryable, id: string, change: StatusChange): Promise<TransferRow> {
-  const { rows } = await q.query<TransferRow>(
-    `UPDATE transfers SET status = $2, status_history = status_history || $3::jsonb, updated_at = $4,
-       completed_at = CASE WHEN $5 THEN $4 ELSE completed_at END,
-       cancelled_at = CASE WHEN $6 THEN $4 ELSE cancelled_at END,
-       blockchain_tx = coalesce($7::jsonb, blockchain_tx), failure_reason = coalesce($8, failure_reason)
-     WHERE id = $1 RETURNING *`,
-    [
-      id,
-      change.status,
-      JSON.stringify(change.history),
-      change.at,
-      change.completed ?? false,
-      change.cancelled ?? false,
-      change.blockchainTx ? JSON.stringify(change.blockchainTx) : null,
-      change.failureReason ?? null,
-    ],
-  );
-  return rows[0]!;
+  const [row] = await changeStatuses(q, [{ id, change }]);
+  return row!;
 }
 
 /** lockTransferById for many, in id order (as two batches must lock them). */
@@ -262,11 +246,14 @@ export async function lockTransfersByIds(q: Queryable, ids: readonly string[]): 
   return rows;
 }
 
-/** changeStatus for many transfers at once (the same StatusChange fields, per transfer), one statement. */
+/**
+ * New statuses and their history entries for one or many transfers, one statement; answers the
+ * changed rows (in no particular order).
+ */
 export async function changeStatuses(
   q: Queryable,
   changes: readonly { id: string; change: StatusChange }[],
-): Promise<void> {
+): Promise<TransferRow[]> {
   const rows = changes.map(({ id, change }) => ({
     id,
     status: change.status,
@@ -277,7 +264,7 @@ export async function changeStatuses(
     blockchain_tx: change.blockchainTx ?? null,
     failure_reason: change.failureReason ?? null,
   }));
-  await q.query(
+  const { rows: changed } = await q.query<TransferRow>(
     `UPDATE transfers AS t SET status = c.status, status_history = t.status_history || c.history,
        updated_at = c.at,
        completed_at = CASE WHEN c.completed THEN c.at ELSE t.completed_at END,
@@ -285,9 +272,11 @@ export async function changeStatuses(
        blockchain_tx = coalesce(c.blockchain_tx, t.blockchain_tx), failure_reason = coalesce(c.failure_reason, t.failure_reason)
      FROM jsonb_to_recordset($1::jsonb) AS c(id text, status text, history jsonb, at timestamptz, completed boolean,
        cancelled boolean, blockchain_tx jsonb, failure_reason text)
-     WHERE t.id = ANY($2::text[]) AND t.id = c.id`,
+     WHERE t.id = ANY($2::text[]) AND t.id = c.id
+     RETURNING t.*`,
     [JSON.stringify(rows), changes.map((change) => change.id)],
   );
+  return changed;
 }
 
 /** One UNCONFIRMED transfer past its expiry, locked; SKIP LOCKED so sweeps on several nodes share the work. */
