@@ -107,7 +107,8 @@ export async function deliverChainOutcomes(
   for (const outcome of outcomes) {
     const type = REFERENCE.exec(outcome.reference)?.[1];
     if (!type || !handlers.has(type)) throw new Error(`no chain outcome handler for ${outcome.reference}`);
-    byType.set(type, [...(byType.get(type) ?? []), outcome]);
+    if (byType.has(type)) byType.get(type)!.push(outcome);
+    else byType.set(type, [outcome]);
   }
   for (const [type, ofType] of byType) {
     const together = groupHandlers.get(type);

@@ -40,6 +40,7 @@ export class GroupedCalls<Input, Output> {
     return new Promise<Output>((resolve, reject) => {
       this.pending.push({
         input,
+        keys: this.keysOf?.(input) ?? [],
         settle: (error, output) => (error === undefined ? resolve(output as Output) : reject(error)),
       });
       this.schedule();
@@ -66,7 +67,7 @@ export class GroupedCalls<Input, Output> {
 
   private async run(group: Pending<Input, Output>[]): Promise<void> {
     this.running += 1;
-    const keys = this.keysOf ? group.flatMap((entry) => this.keysOf!(entry.input)) : [];
+    const keys = group.flatMap((entry) => entry.keys);
     for (const key of keys) this.busyKeys.add(key);
     let outputs: Output[] = [];
     let failure: unknown;
@@ -84,19 +85,17 @@ export class GroupedCalls<Input, Output> {
   }
 
   private nextGroup(): Pending<Input, Output>[] {
-    const { keysOf } = this;
-    if (keysOf === undefined) return this.pending.splice(0, this.maxGroup);
+    if (this.keysOf === undefined) return this.pending.splice(0, this.maxGroup);
     const taken = new Set<string>();
     const group: Pending<Input, Output>[] = [];
     const waiting: Pending<Input, Output>[] = [];
     for (const entry of this.pending) {
-      const keys = keysOf(entry.input);
-      const clashes = keys.some((key) => taken.has(key) || this.busyKeys.has(key));
+      const clashes = entry.keys.some((key) => taken.has(key) || this.busyKeys.has(key));
       if (group.length >= this.maxGroup || clashes) {
         waiting.push(entry);
         continue;
       }
-      for (const key of keys) taken.add(key);
+      for (const key of entry.keys) taken.add(key);
       group.push(entry);
     }
     this.pending = waiting;
@@ -106,6 +105,8 @@ export class GroupedCalls<Input, Output> {
 
 interface Pending<Input, Output> {
   input: Input;
+  /** keysOf(input), taken once. */
+  keys: readonly string[];
   settle: (error: unknown, output?: Output) => void;
 }
 

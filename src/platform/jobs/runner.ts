@@ -116,7 +116,8 @@ export class JobRunner {
     const single: ClaimedJob[][] = [];
     for (const job of jobs) {
       if (!this.groupHandlers.has(job.kind)) single.push([job]);
-      else grouped.set(job.kind, [...(grouped.get(job.kind) ?? []), job]);
+      else if (grouped.has(job.kind)) grouped.get(job.kind)!.push(job);
+      else grouped.set(job.kind, [job]);
     }
     return [...grouped.values(), ...single];
   }
