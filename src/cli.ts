@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ConfigError, loadConfig } from './config.ts';
 import { migrate } from './platform/db/migrate.ts';
-import { openDatabase } from './platform/db/open.ts';
+import { closeDatabase, openDatabase } from './platform/db/open.ts';
 import type { Mode, Running } from './runtime.ts';
 
 const USAGE = `usage: rampart <command>
@@ -75,11 +75,10 @@ function messageOf(error: unknown): string {
 }
 
 async function runMigrations() {
-  const { db, asyncCommitDb, workerDb, embedded } = await openDatabase(loadConfig());
-  const applied = await migrate(db);
+  const opened = await openDatabase(loadConfig());
+  const applied = await migrate(opened.db);
   process.stdout.write(applied.length ? `applied: ${applied.join(', ')}\n` : 'nothing to apply\n');
-  await Promise.all([db.end(), asyncCommitDb.end(), workerDb.end()]);
-  await embedded?.stop();
+  await closeDatabase(opened);
 }
 
 /** Operator token from the environment, else the sandbox secrets file of the data directory. */

@@ -11,7 +11,7 @@ import { resolveSecrets } from './platform/bootstrap-secrets.ts';
 import { Clock } from './platform/clock.ts';
 import type { AppContext } from './platform/context.ts';
 import { migrate, readMigrations } from './platform/db/migrate.ts';
-import { type OpenedDatabase, openDatabase } from './platform/db/open.ts';
+import { closeDatabase, type OpenedDatabase, openDatabase } from './platform/db/open.ts';
 import { registerHousekeeping, registerVacuum } from './platform/jobs/housekeeping.ts';
 import { JobRunner } from './platform/jobs/runner.ts';
 import { loggerOptions } from './platform/logger.ts';
@@ -49,7 +49,6 @@ const HOT_TABLES = [
 ];
 
 const CLOCK_SYNC_MS = 1000;
-const POOL_END_GRACE_MS = 1000;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 
@@ -72,15 +71,6 @@ export async function startRampart(
     if (opened) await closeDatabase(opened);
     throw error;
   }
-}
-
-/** Ends the pools (bounded: a stuck client must not hold the exit) and stops the embedded server. */
-async function closeDatabase({ db, asyncCommitDb, workerDb, embedded }: OpenedDatabase): Promise<void> {
-  await Promise.race([
-    Promise.all([db.end(), asyncCommitDb.end(), workerDb.end()]).catch(() => undefined),
-    sleep(POOL_END_GRACE_MS),
-  ]);
-  await embedded?.stop();
 }
 
 async function startOn(config: Config, mode: Mode, opened: OpenedDatabase): Promise<Running> {

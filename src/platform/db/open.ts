@@ -61,3 +61,16 @@ function pools(
     }),
   };
 }
+
+const POOL_END_GRACE_MS = 1000;
+
+/** Ends the pools (bounded: a stuck client must not hold the exit) and stops the embedded server. */
+export async function closeDatabase(opened: OpenedDatabase): Promise<void> {
+  const { db, asyncCommitDb, workerDb, embedded } = opened;
+  const grace = new Promise<void>((resolve) => setTimeout(resolve, POOL_END_GRACE_MS).unref());
+  await Promise.race([
+    Promise.all([db.end(), asyncCommitDb.end(), workerDb.end()]).catch(() => undefined),
+    grace,
+  ]);
+  await embedded?.stop();
+}
