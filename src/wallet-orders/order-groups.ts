@@ -116,10 +116,15 @@ async function storeOrderGroup(ctx: AppContext, tx: Tx, group: PreparedOrder[]):
   return outcomes;
 }
 
-interface Indexed<T> {
+/** An order of the group that got this far: its place in the group, and its draft. */
+interface Drafted {
   index: number;
   draft: OrderDraft;
-  step: T;
+}
+
+/** …and the authorization step the issuer asked for. */
+interface Authorized extends Drafted {
+  step: AuthorizationStep;
 }
 
 /** Each order's reservation, locked, and its draft; refusals and unlocked reservations set aside. */
@@ -128,13 +133,13 @@ async function draftOrders(
   tx: Tx,
   group: PreparedOrder[],
   outcomes: Outcome[],
-): Promise<Indexed<undefined>[]> {
+): Promise<Drafted[]> {
   const reservations = await lockReservationsForUse(
     ctx,
     tx,
     group.map(({ scope, request }) => ({ scope, id: request.reservationId })),
   );
-  const drafts: Indexed<undefined>[] = [];
+  const drafts: Drafted[] = [];
   reservations.forEach((reservation, index) => {
     if (reservation instanceof ApiError) {
       outcomes[index] = { refused: reservation };
@@ -142,7 +147,7 @@ async function draftOrders(
       outcomes[index] = ALONE;
     } else {
       try {
-        drafts.push({ index, draft: draftOrder(ctx, group[index]!, reservation), step: undefined });
+        drafts.push({ index, draft: draftOrder(ctx, group[index]!, reservation) });
       } catch (error) {
         outcomes[index] = { refused: error };
       }
@@ -155,9 +160,9 @@ async function draftOrders(
 async function withinLimits(
   ctx: AppContext,
   tx: Tx,
-  drafts: Indexed<undefined>[],
+  drafts: Drafted[],
   outcomes: Outcome[],
-): Promise<{ drafts: Indexed<undefined>[]; atMs: number }> {
+): Promise<{ drafts: Drafted[]; atMs: number }> {
   if (drafts.length === 0) return { drafts, atMs: ctx.clock.nowMs() };
   const { refusals, atMs } = await checkSpendsTogether(
     ctx,
@@ -176,9 +181,9 @@ async function withinLimits(
 async function authorizedOrders(
   ctx: AppContext,
   tx: Tx,
-  fitting: { drafts: Indexed<undefined>[] },
+  fitting: { drafts: Drafted[] },
   outcomes: Outcome[],
-): Promise<Indexed<AuthorizationStep>[]> {
+): Promise<Authorized[]> {
   const { drafts } = fitting;
   if (drafts.length === 0) return [];
   const answers = await authorizeCards(
@@ -187,7 +192,7 @@ async function authorizedOrders(
     drafts.map(({ draft }) => cardAuthorizationOf(draft)),
     Math.min(GROUP_AUTHORIZATION_WAIT_MS, ctx.config.cardProcessorTimeoutMs),
   );
-  const authorized: Indexed<AuthorizationStep>[] = [];
+  const authorized: Authorized[] = [];
   answers.forEach((answer, position) => {
     const entry = drafts[position]!;
     if ('late' in answer) outcomes[entry.index] = ALONE;
