@@ -443,6 +443,36 @@ describe('holds placed and settled together (migrations 019, 020)', () => {
     expect(await auditLedger(database.db)).toEqual({ unbalancedCurrencies: [], driftedBalances: [] });
   });
 
+  it('refuses holds of different currencies settled together, and ragged hold arguments', async () => {
+    const holder = newOwner();
+    await fund(holder, '100');
+    await fund(holder, '100', 'EUR');
+    const place = (currency: string) =>
+      withTransaction(database.db, (tx) =>
+        placeHold(tx, { owner: holder, currency, amount: m(10), expiresAtMs: Date.now() + 60_000 }),
+      );
+    const holdIds = [await place('USD'), await place('EUR')];
+    const payee = newOwner();
+    const eurCapture: NewEntry = {
+      kind: 'test.capture',
+      postings: [
+        { owner: holder, currency: 'EUR', amount: m(-10) },
+        { owner: payee, currency: 'EUR', amount: m(10) },
+      ],
+    };
+    const before = await snapshotTables(database.db);
+    await expect(
+      database.db.query(settleSql, settleArgs(holdIds, [capture(holder, payee, '10'), eurCapture])),
+    ).rejects.toThrow(/share one owner and currency/);
+    await expect(
+      database.db.query(
+        'SELECT ledger_place_holds($1::text[], $2::text[], $3::numeric[], $4::timestamptz[], $5::text[])',
+        [[holder, holder], ['USD'], ['1', '2'], [new Date(), new Date()], [null, null]],
+      ),
+    ).rejects.toThrow(/owner, currency, amount, expiry and reference each/);
+    expect(await snapshotTables(database.db)).toEqual(before);
+  });
+
   it('refuses entries that do not take exactly their hold, changing nothing', async () => {
     const holder = newOwner();
     await fund(holder, '100');

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SANDBOX_FAILING_ADDRESSES } from '../../src/chains/sandbox-chain.ts';
 import { auditLedger } from '../../src/ledger/service.ts';
 import type { TestApp } from '../helpers/app.ts';
 import type { PartnerCredentials } from '../helpers/partner.ts';
@@ -80,6 +81,49 @@ describe('card orders processed together', () => {
       { state: 'AUTHORIZED', n: 1 },
       { state: 'CAPTURED', n: 5 },
     ]);
+    expect(await auditLedger(t.database.db)).toEqual({ unbalancedCurrencies: [], driftedBalances: [] });
+  });
+
+  it('settles a batch with a failed delivery and two source currencies: each order as alone', async () => {
+    const failing = `ethereum:${SANDBOX_FAILING_ADDRESSES.ethereum}`;
+    const paris = {
+      street1: '1 Rue de Rivoli',
+      city: 'Paris',
+      state: 'IDF',
+      postalCode: '75001',
+      country: 'FR',
+    };
+    const [usd, refused] = await placeOrders([{}, { dest: failing }]);
+    const { reservation, amount } = await lockedReservation(t, partner, {
+      sourceCurrency: 'EUR',
+      country: 'FR',
+    });
+    const euro = await createOrder(
+      t,
+      partner,
+      orderBody(partner, reservation, amount, { sourceCurrency: 'EUR', address: paris }),
+    );
+    expect(euro.status, JSON.stringify(euro.body)).toBe(200);
+    await workerFor(t).drain();
+
+    expect(await readOrder(t, partner, usd!)).toMatchObject({ status: 'COMPLETE' });
+    expect(await readOrder(t, partner, String(euro.body.id))).toMatchObject({
+      status: 'COMPLETE',
+      sourceCurrency: 'EUR',
+    });
+    expect(await readOrder(t, partner, refused!)).toMatchObject({
+      status: 'FAILED',
+      errorCode: 'transfer.deliveryFailed',
+    });
+    // All three were captured by one transaction (one settlement statement per currency).
+    expect(await entryTransactions('order.capture', [usd!, refused!, String(euro.body.id)])).toBe(1);
+    // The failed one was refunded: its capture reversed, its card authorization refunded.
+    expect(await entryTransactions('order.refund', [refused!])).toBe(1);
+    const { rows } = await t.database.db.query<{ state: string }>(
+      'SELECT state FROM sandbox_card_authorizations WHERE order_id = $1',
+      [refused],
+    );
+    expect(rows).toEqual([{ state: 'REFUNDED' }]);
     expect(await auditLedger(t.database.db)).toEqual({ unbalancedCurrencies: [], driftedBalances: [] });
   });
 
