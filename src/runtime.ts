@@ -12,7 +12,7 @@ import { Clock } from './platform/clock.ts';
 import type { AppContext } from './platform/context.ts';
 import { migrate, readMigrations } from './platform/db/migrate.ts';
 import { closeDatabase, type OpenedDatabase, openDatabase } from './platform/db/open.ts';
-import { registerHousekeeping, registerVacuum } from './platform/jobs/housekeeping.ts';
+import { registerGrowthAnalyze, registerHousekeeping, registerVacuum } from './platform/jobs/housekeeping.ts';
 import { JobRunner } from './platform/jobs/runner.ts';
 import { loggerOptions } from './platform/logger.ts';
 import { registerTransferJobs } from './transfers/lifecycle.ts';
@@ -105,6 +105,7 @@ async function startOn(config: Config, mode: Mode, opened: OpenedDatabase): Prom
     jobs = new JobRunner(workerDb, log, config.workerPollMs, config.jobLeaseSeconds, config.workerPoolSize);
     await registerHousekeeping(jobs, workerDb, [purgeExpiredReplays]);
     await registerVacuum(jobs, workerDb, HOT_TABLES);
+    await registerGrowthAnalyze(jobs, workerDb);
     registerUserJobs(jobs, workerCtx);
     registerWalletOrderJobs(jobs, workerCtx);
     registerChainJobs(jobs, workerCtx);

@@ -96,12 +96,35 @@ async function vacuumDeadTables(db: Db, hotTables: readonly string[]): Promise<v
 
 /**
  * ANALYZE of every table that changed by a tenth since its statistics were taken (the
- * autovacuum daemon's own rule), hot tables included. Statements are prepared once per
- * connection with a generic plan (pool.ts), planned from the table's statistics at that moment;
- * a table that grew from a handful of rows to thousands must be analyzed, or a plan made when it
- * was tiny (a sequential scan where an index now belongs) stays in use. ANALYZE also makes those
- * plans be made again.
+ * autovacuum daemon's own rule), hot tables included: the planner's picture of what the rows
+ * hold (distinct keys, ranges) stays current. Tables that grew fast are analyzed sooner
+ * (registerGrowthAnalyze).
  */
 async function analyzeChangedTables(db: Db): Promise<void> {
   await maintainTables(db, 'ANALYZE', 'n_mod_since_analyze > 50 + 0.1 * GREATEST(n_live_tup, 0)');
+}
+
+const GROWTH_ANALYZE_EVERY_MS = 2000;
+
+/**
+ * Every two seconds: ANALYZE of the tables whose live rows more than doubled (plus 50) since
+ * their statistics. Statements are prepared once per connection with a generic plan (pool.ts),
+ * planned from the statistics of that moment, and kept until the table's statistics change: a
+ * plan made while a table held a handful of rows (a sequential scan and a sort where an index
+ * probe belongs) scans the whole table on every call as it grows to thousands. On a fresh
+ * database the limits' window reads ran at 40–170 ms a statement in the first seconds of card
+ * orders, until the minute's ANALYZE (bench/FINDINGS.md, session 7). ANALYZE makes every
+ * connection plan those statements again; doubling as the rule keeps that to a few times per
+ * table while it grows, and never for a large table that only churns (the job queue).
+ */
+export function registerGrowthAnalyze(runner: JobRunner, db: Db): Promise<unknown> {
+  runner.register('platform.analyzeGrown', async () => {
+    await scheduleSingleton(db, 'platform.analyzeGrown', Date.now() + GROWTH_ANALYZE_EVERY_MS);
+    await maintainTables(
+      db,
+      'ANALYZE',
+      'n_live_tup > 50 + 2 * GREATEST((SELECT reltuples FROM pg_class WHERE oid = relid), 0)',
+    );
+  });
+  return scheduleSingleton(db, 'platform.analyzeGrown');
 }

@@ -1,6 +1,11 @@
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerHousekeeping, registerVacuum } from '../../../src/platform/jobs/housekeeping.ts';
+import type { Queryable } from '../../../src/platform/db/pool.ts';
+import {
+  registerGrowthAnalyze,
+  registerHousekeeping,
+  registerVacuum,
+} from '../../../src/platform/jobs/housekeeping.ts';
 import { JobRunner } from '../../../src/platform/jobs/runner.ts';
 import { freshDatabase, type TestDatabase } from '../../helpers/db.ts';
 
@@ -113,5 +118,51 @@ describe('platform.vacuum', () => {
   it('refuses anything but a plain table name', () => {
     const runner = new JobRunner(database.db, pino({ level: 'silent' }), 1000);
     expect(() => registerVacuum(runner, database.db, ['jobs; DROP TABLE jobs'])).toThrow(/not a table name/);
+  });
+});
+
+describe('platform.analyzeGrown', () => {
+  it('analyzes the tables that more than doubled since their statistics, not the ones that only churned, then queues itself two seconds later', async () => {
+    const db = database.db;
+    const reltuplesOf = async (q: Queryable, table: string) =>
+      (await q.query<{ n: number }>('SELECT reltuples AS n FROM pg_class WHERE relname = $1', [table]))
+        .rows[0]!.n;
+    let jobsAnalyzed = 0;
+    const client = await db.connect();
+    try {
+      // card_spend: analyzed empty, then grown to 300 rows (over 50 + twice 0).
+      await client.query('ANALYZE card_spend');
+      await client.query(
+        `INSERT INTO card_spend (order_id, spend_key, amount_usd, at, running_usd)
+         SELECT 'WO_' || n, 'key', 1, now(), n FROM generate_series(1, 300) AS n`,
+      );
+      // jobs: 400 rows analyzed, then every row updated and 100 added: changed, not doubled.
+      await client.query(
+        `INSERT INTO jobs (kind, state) SELECT 'test.churn2', 'done' FROM generate_series(1, 400)`,
+      );
+      await client.query('ANALYZE jobs');
+      jobsAnalyzed = await reltuplesOf(client, 'jobs');
+      await client.query(`UPDATE jobs SET attempts = attempts + 1 WHERE kind = 'test.churn2'`);
+      await client.query(
+        `INSERT INTO jobs (kind, state) SELECT 'test.churn2', 'done' FROM generate_series(1, 100)`,
+      );
+      await client.query('SELECT pg_stat_force_next_flush()');
+    } finally {
+      client.release();
+    }
+    const runner = new JobRunner(db, pino({ level: 'silent' }), 1000);
+    await db.query(`DELETE FROM jobs WHERE kind LIKE 'platform.%' AND state = 'pending'`);
+    expect(await registerGrowthAnalyze(runner, db)).toEqual(expect.any(Number));
+    expect(await runner.drain()).toBe(1);
+    expect(await reltuplesOf(db, 'card_spend')).toBe(300);
+    expect(await reltuplesOf(db, 'jobs')).toBe(jobsAnalyzed);
+    const next = await db.query<{ state: string; soon: boolean }>(
+      `SELECT state, run_at BETWEEN now() + interval '1 second' AND now() + interval '3 seconds' AS soon
+       FROM jobs WHERE kind = 'platform.analyzeGrown' ORDER BY id`,
+    );
+    expect(next.rows).toEqual([
+      { state: 'done', soon: false },
+      { state: 'pending', soon: true },
+    ]);
   });
 });
