@@ -24,6 +24,18 @@ export interface PoolSettings {
 }
 
 /**
+ * What the planner charges for reading a page out of order, against 1 for the next page of a
+ * sequential scan (PostgreSQL's default is 4, for spinning disks). Our statements look rows up by
+ * key, on a working set that lives in memory or on SSD, where an index probe costs little more
+ * than the page a scan reads next. At 4, a generic plan joining a parameter array to a table of a
+ * few thousand rows hashed a sequential scan of the whole table instead of probing its primary
+ * key (the card holds a worker batch settles, the job claim): every call read the table, growing
+ * with it, until its statistics changed (bench/FINDINGS.md, session 7). 1.1 is the usual value
+ * for SSD storage.
+ */
+const RANDOM_PAGE_COST = 1.1;
+
+/**
  * Every statement is prepared (PreparingClient); a generic plan is made once per connection and
  * reused. Left to choose (plan_cache_mode auto), PostgreSQL re-planned statements whose generic
  * plan it costed higher, like the card-limit sums over date ranges: 134 µs of planning for 24 µs
@@ -33,7 +45,7 @@ export interface PoolSettings {
  * an index per value; those reads start from the id or the partner's index, which bounds that.
  */
 function sessionOptions(settings: PoolSettings): string {
-  const options = ['-c plan_cache_mode=force_generic_plan'];
+  const options = ['-c plan_cache_mode=force_generic_plan', `-c random_page_cost=${RANDOM_PAGE_COST}`];
   if (settings.synchronousCommit === false) options.push('-c synchronous_commit=off');
   return options.join(' ');
 }
