@@ -395,7 +395,7 @@ describe('seeded random operations against a reference model', () => {
   });
 });
 
-describe('holds placed and settled together (migrations 019, 020)', () => {
+describe('holds placed and settled together (migrations 019, 020, 021)', () => {
   const settleArgs = (holdIds: number[], entries: NewEntry[]) => {
     const e = combinedEntries(entries.map(entryArguments));
     return [holdIds, e.kinds, e.references, e.memos, e.postingEntries, e.owners, e.currencies, e.amounts];
@@ -484,5 +484,45 @@ describe('holds placed and settled together (migrations 019, 020)', () => {
       database.db.query(settleSql, settleArgs([holdId], [capture(holder, newOwner(), '39.99')])),
     ).rejects.toThrow(/do not take exactly their hold/);
     expect(await snapshotTables(database.db)).toEqual(before);
+  });
+
+  it('checks every entry against its own hold: swapped amounts, or an entry taking nothing from the holder, are refused', async () => {
+    const holder = newOwner();
+    await fund(holder, '100');
+    const place = (amount: number) =>
+      withTransaction(database.db, (tx) =>
+        placeHold(tx, {
+          owner: holder,
+          currency: 'USD',
+          amount: m(amount),
+          expiresAtMs: Date.now() + 60_000,
+        }),
+      );
+    const holdIds = [await place(30), await place(20)];
+    const payee = newOwner();
+    const elsewhere = newOwner();
+    await fund(elsewhere, '20');
+    const before = await snapshotTables(database.db);
+    // The sums match (50), the entries do not: the first takes 20 for its hold of 30.
+    await expect(
+      database.db.query(
+        settleSql,
+        settleArgs(holdIds, [capture(holder, payee, '20'), capture(holder, payee, '30')]),
+      ),
+    ).rejects.toThrow(/2 entries do not take exactly their hold/);
+    // The second takes its 20 from another owner.
+    await expect(
+      database.db.query(
+        settleSql,
+        settleArgs(holdIds, [capture(holder, payee, '30'), capture(elsewhere, payee, '20')]),
+      ),
+    ).rejects.toThrow(/1 entries do not take exactly their hold/);
+    expect(await snapshotTables(database.db)).toEqual(before);
+    const settled = await database.db.query<{ ids: string[] }>(
+      settleSql,
+      settleArgs(holdIds, [capture(holder, payee, '30'), capture(holder, payee, '20')]),
+    );
+    expect(settled.rows[0]!.ids).toHaveLength(2);
+    expect(await auditLedger(database.db)).toEqual({ unbalancedCurrencies: [], driftedBalances: [] });
   });
 });
