@@ -84,8 +84,38 @@ export async function settleSandboxSends(ctx: AppContext, references: readonly s
   });
 }
 
+/** A settle job's sends: `references` (one job per batch of sends), or `reference` (jobs queued before). */
+function referencesOf(job: ClaimedJob): string[] {
+  const { references, reference } = job.payload;
+  return Array.isArray(references) ? references.map(String) : [String(reference)];
+}
+
+/**
+ * One settle job's sends: together, and if that throws (one send's module refusing its outcome,
+ * say), each alone, so the others settle. A send that still fails fails the job, which is retried
+ * with backoff; the sends settled meanwhile are no longer QUEUED, so only the failing ones are
+ * tried again (as when each send had its own job).
+ */
+async function settleJob(ctx: AppContext, job: ClaimedJob): Promise<void> {
+  const references = referencesOf(job);
+  try {
+    await settleSandboxSends(ctx, references);
+    return;
+  } catch (error) {
+    if (references.length === 1) throw error;
+  }
+  const failures: unknown[] = [];
+  for (const reference of references) {
+    try {
+      await settleSandboxSends(ctx, [reference]);
+    } catch (error) {
+      failures.push(error ?? new Error(`settling ${reference} failed`));
+    }
+  }
+  if (failures.length > 0) throw failures[0];
+}
+
 export function registerChainJobs(runner: JobRunner, ctx: AppContext): void {
-  const referenceOf = (job: ClaimedJob) => String(job.payload.reference);
-  runner.register(SANDBOX_SETTLE_JOB, (job) => settleSandboxSends(ctx, [referenceOf(job)]));
-  runner.registerGroup(SANDBOX_SETTLE_JOB, (jobs) => settleSandboxSends(ctx, jobs.map(referenceOf)));
+  runner.register(SANDBOX_SETTLE_JOB, (job) => settleJob(ctx, job));
+  runner.registerGroup(SANDBOX_SETTLE_JOB, (jobs) => settleSandboxSends(ctx, jobs.flatMap(referencesOf)));
 }

@@ -21,7 +21,7 @@ export interface NewSend {
   networkFee: string;
 }
 
-/** The job that settles each send, as the backend wants it (sandbox: its simulated chain). */
+/** The job that settles the sends, as the backend wants it (sandbox: its simulated chain). */
 export interface SettleJob {
   kind: string;
   runAtMs: number;
@@ -29,8 +29,10 @@ export interface SettleJob {
 }
 
 /**
- * Sends, one or many, in one statement, each with its settle job when `settle` is given. One send
- * per reference: a repeated request for the same reference is refused by the key.
+ * Sends, one or many, in one statement, with one settle job for all of them when `settle` is
+ * given (payload `references`: a worker batch of card orders queues its sends together, and one
+ * job instead of one per send is two `jobs` row versions fewer per send, none of them HOT). One
+ * send per reference: a repeated request for the same reference is refused by the key.
  */
 export async function insertSends(q: Queryable, sends: readonly NewSend[], settle: SettleJob | undefined) {
   await q.query(
@@ -40,8 +42,9 @@ export async function insertSends(q: Queryable, sends: readonly NewSend[], settl
        RETURNING reference
      )
      INSERT INTO jobs (kind, payload, run_at, max_attempts)
-     SELECT $7::text, jsonb_build_object('reference', s.reference), to_timestamp($8::bigint / 1000.0), $9::int
-     FROM s WHERE $7::text IS NOT NULL`,
+     SELECT $7::text, jsonb_build_object('references', jsonb_agg(s.reference ORDER BY s.reference)),
+       to_timestamp($8::bigint / 1000.0), $9::int
+     FROM s WHERE $7::text IS NOT NULL HAVING count(*) > 0`,
     [
       sends.map((send) => send.reference),
       sends.map((send) => send.chain),

@@ -1,6 +1,11 @@
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ChainOutcome, onChainOutcome, requestChainSend } from '../../src/chains/port.ts';
+import {
+  type ChainOutcome,
+  onChainOutcome,
+  requestChainSend,
+  requestChainSends,
+} from '../../src/chains/port.ts';
 import {
   registerChainJobs,
   SANDBOX_FAILING_ADDRESSES,
@@ -90,12 +95,58 @@ describe('the sandbox chain', () => {
     await runner.drain();
     expect((await sendRow('nobody:X1')).status).toBe('QUEUED');
     const { rows } = await t.database.db.query(
-      `SELECT state, last_error FROM jobs WHERE kind = 'chains.sandboxSettle' AND payload->>'reference' = 'nobody:X1'`,
+      `SELECT state, last_error FROM jobs WHERE kind = 'chains.sandboxSettle' AND payload->'references' ? 'nobody:X1'`,
     );
     expect(rows[0]).toMatchObject({
       state: 'pending',
       last_error: expect.stringContaining('no chain outcome handler'),
     });
+  });
+
+  it('queues one settle job for sends requested together; a send no module takes stays queued alone', async () => {
+    const sends = ['probe:B1', 'nobody:B2', 'probe:B3'].map((reference) => ({
+      reference,
+      chain: 'ethereum' as const,
+      address: '0x52908400098527886E0F7030069857D2E4169EE7',
+      currency: 'ETH',
+      amount: new Money('0.5'),
+    }));
+    await withTransaction(t.database.db, (tx) => requestChainSends(t.ctx, tx, sends));
+    const queued = await t.database.db.query(
+      `SELECT payload FROM jobs WHERE kind = 'chains.sandboxSettle' AND payload->'references' ? 'probe:B1'`,
+    );
+    expect(queued.rows).toEqual([{ payload: { references: ['nobody:B2', 'probe:B1', 'probe:B3'] } }]);
+    await runner.drain();
+    // Together they fail (nobody takes nobody:B2); alone, the two probes settle and the job is retried for the third.
+    expect((await sendRow('probe:B1')).status).toBe('CONFIRMED');
+    expect((await sendRow('probe:B3')).status).toBe('CONFIRMED');
+    expect((await sendRow('nobody:B2')).status).toBe('QUEUED');
+    expect(seen.filter((o) => o.reference === 'probe:B1' || o.reference === 'probe:B3')).toHaveLength(2);
+    const retried = await t.database.db.query(
+      `SELECT state, last_error FROM jobs WHERE kind = 'chains.sandboxSettle' AND payload->'references' ? 'probe:B1'`,
+    );
+    expect(retried.rows).toEqual([
+      { state: 'pending', last_error: expect.stringContaining('no chain outcome handler for nobody:B2') },
+    ]);
+  });
+
+  it('settles a job queued before sends were batched (payload `reference`)', async () => {
+    await withTransaction(t.database.db, async (tx) => {
+      await requestChainSends({ ...t.ctx, config: { ...t.ctx.config, env: 'production' } }, tx, [
+        {
+          reference: 'probe:OLD',
+          chain: 'ethereum',
+          address: '0x52908400098527886E0F7030069857D2E4169EE7',
+          currency: 'ETH',
+          amount: new Money('0.1'),
+        },
+      ]);
+      await tx.query(
+        `INSERT INTO jobs (kind, payload, max_attempts) VALUES ('chains.sandboxSettle', '{"reference": "probe:OLD"}', 5)`,
+      );
+    });
+    await runner.drain();
+    expect((await sendRow('probe:OLD')).status).toBe('CONFIRMED');
   });
 
   it('refuses a second send for the same reference', async () => {
