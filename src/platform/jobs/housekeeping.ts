@@ -4,9 +4,16 @@ import type { JobRunner } from './runner.ts';
 
 const PURGE_EVERY_MS = 60 * 60 * 1000;
 const FINISHED_JOB_RETENTION_DAYS = 7;
+/**
+ * Housekeeping's own runs that succeeded (`platform.*`: the analyze check alone finishes 43,200 a
+ * day) are kept an hour, not a week: they record nothing anyone looks for, and a week of them
+ * would be most of the queue's table. Failed ones keep the week, for their last_error.
+ */
+const FINISHED_HOUSEKEEPING_RETENTION_HOURS = 1;
 
 /**
- * Hourly clean-up: expired Idempotency-Keys (they live 24 h), long-finished jobs, and whatever
+ * Hourly clean-up: expired Idempotency-Keys (they live 24 h), long-finished jobs (housekeeping's
+ * own successful runs after an hour), and whatever
  * the domain modules hand in (e.g. expired signature-replay records). Scheduled
  * as a singleton, so however many processes run workers, one purge is queued at a time.
  */
@@ -23,6 +30,10 @@ export function registerHousekeeping(
     await db.query(
       `DELETE FROM jobs WHERE state IN ('done', 'failed') AND finished_at < now() - make_interval(days => $1)`,
       [FINISHED_JOB_RETENTION_DAYS],
+    );
+    await db.query(
+      `DELETE FROM jobs WHERE kind LIKE 'platform.%' AND state = 'done' AND finished_at < now() - make_interval(hours => $1)`,
+      [FINISHED_HOUSEKEEPING_RETENTION_HOURS],
     );
     await scheduleSingleton(db, 'platform.purge', Date.now() + PURGE_EVERY_MS);
   });

@@ -27,7 +27,10 @@ describe('platform.purge', () => {
       `INSERT INTO jobs (kind, state, finished_at) VALUES
        ('test.old', 'done', now() - interval '8 days'),
        ('test.oldFailed', 'failed', now() - interval '8 days'),
-       ('test.recent', 'done', now() - interval '1 day')`,
+       ('test.recent', 'done', now() - interval '1 day'),
+       ('platform.example', 'done', now() - interval '2 hours'),
+       ('platform.example', 'done', now() - interval '10 minutes'),
+       ('platform.example', 'failed', now() - interval '2 hours')`,
     );
 
     const runner = new JobRunner(db, pino({ level: 'silent' }), 1000);
@@ -44,8 +47,11 @@ describe('platform.purge', () => {
     const kinds = await db.query<{ kind: string; state: string; later: boolean }>(
       `SELECT kind, state, run_at > now() + interval '50 minutes' AS later FROM jobs ORDER BY id`,
     );
+    // Housekeeping's own successful runs go after an hour; its failures stay the week.
     expect(kinds.rows).toEqual([
       { kind: 'test.recent', state: 'done', later: false },
+      { kind: 'platform.example', state: 'done', later: false },
+      { kind: 'platform.example', state: 'failed', later: false },
       { kind: 'platform.purge', state: 'done', later: false },
       { kind: 'platform.purge', state: 'pending', later: true },
     ]);
