@@ -45,6 +45,25 @@ function scheduleSingleton(db: Db, kind: string, runAtMs?: number) {
   return enqueueJob(db, { kind, singletonKey: kind, ...(runAtMs ? { runAtMs } : {}) });
 }
 
+/**
+ * A singleton job that runs `work` every `everyMs`. Each run queues the next one first: a run
+ * that fails (a statement timeout, say) fails that attempt only, and the next one tries again.
+ * Answers the first run's job id, or undefined when another process had queued it already.
+ */
+function registerPeriodic(
+  runner: JobRunner,
+  db: Db,
+  kind: string,
+  everyMs: number,
+  work: () => Promise<void>,
+): Promise<unknown> {
+  runner.register(kind, async () => {
+    await scheduleSingleton(db, kind, Date.now() + everyMs);
+    await work();
+  });
+  return scheduleSingleton(db, kind);
+}
+
 const VACUUM_EVERY_MS = 60 * 1000;
 
 /**
@@ -61,14 +80,10 @@ export function registerVacuum(runner: JobRunner, db: Db, hotTables: readonly st
   for (const table of hotTables) {
     if (!/^[a-z_]+$/.test(table)) throw new Error(`not a table name: ${table}`);
   }
-  runner.register('platform.vacuum', async () => {
-    // The next run is queued first: a vacuum that fails (a statement timeout, say) fails this one
-    // attempt only, and the next minute tries again.
-    await scheduleSingleton(db, 'platform.vacuum', Date.now() + VACUUM_EVERY_MS);
+  return registerPeriodic(runner, db, 'platform.vacuum', VACUUM_EVERY_MS, async () => {
     await vacuumDeadTables(db, hotTables);
     await analyzeChangedTables(db);
   });
-  return scheduleSingleton(db, 'platform.vacuum');
 }
 
 /**
@@ -129,13 +144,11 @@ const GROWTH_ANALYZE_EVERY_MS = 2000;
  * table while it grows, and never for a large table that only churns (the job queue).
  */
 export function registerGrowthAnalyze(runner: JobRunner, db: Db): Promise<unknown> {
-  runner.register('platform.analyzeGrown', async () => {
-    await scheduleSingleton(db, 'platform.analyzeGrown', Date.now() + GROWTH_ANALYZE_EVERY_MS);
-    await maintainTables(
+  return registerPeriodic(runner, db, 'platform.analyzeGrown', GROWTH_ANALYZE_EVERY_MS, () =>
+    maintainTables(
       db,
       'ANALYZE',
       'n_live_tup > 50 + 2 * GREATEST((SELECT reltuples FROM pg_class WHERE oid = relid), 0)',
-    );
-  });
-  return scheduleSingleton(db, 'platform.analyzeGrown');
+    ),
+  );
 }
