@@ -15,7 +15,8 @@ const FINISHED_HOUSEKEEPING_RETENTION_HOURS = 1;
  * Hourly clean-up: expired Idempotency-Keys (they live 24 h), long-finished jobs (housekeeping's
  * own successful runs after an hour), and whatever
  * the domain modules hand in (e.g. expired signature-replay records). Scheduled
- * as a singleton, so however many processes run workers, one purge is queued at a time.
+ * as a singleton (registerPeriodic), so however many processes run workers, one purge is queued
+ * at a time, and a purge that fails does not end the hourly purges.
  */
 export type Purge = (db: Db) => Promise<void>;
 
@@ -24,7 +25,7 @@ export function registerHousekeeping(
   db: Db,
   modulePurges: Purge[] = [],
 ): Promise<unknown> {
-  runner.register('platform.purge', async () => {
+  return registerPeriodic(runner, db, 'platform.purge', PURGE_EVERY_MS, async () => {
     for (const purge of modulePurges) await purge(db);
     await db.query('DELETE FROM idempotency_keys WHERE expires_at <= now()');
     await db.query(
@@ -35,9 +36,7 @@ export function registerHousekeeping(
       `DELETE FROM jobs WHERE kind LIKE 'platform.%' AND state = 'done' AND finished_at < now() - make_interval(hours => $1)`,
       [FINISHED_HOUSEKEEPING_RETENTION_HOURS],
     );
-    await scheduleSingleton(db, 'platform.purge', Date.now() + PURGE_EVERY_MS);
   });
-  return scheduleSingleton(db, 'platform.purge');
 }
 
 /** Queues a periodic job once, whatever the number of processes (its kind is its singleton key). */

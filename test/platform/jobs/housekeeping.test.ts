@@ -58,6 +58,26 @@ describe('platform.purge', () => {
   });
 });
 
+describe('platform.purge that fails', () => {
+  it('has queued the next purge an hour later all the same', async () => {
+    const db = database.db;
+    await db.query(`DELETE FROM jobs WHERE kind = 'platform.purge'`);
+    const runner = new JobRunner(db, pino({ level: 'silent' }), 1000);
+    const failing = async () => {
+      throw new Error('a module purge failed');
+    };
+    await registerHousekeeping(runner, db, [failing]);
+    await runner.drain();
+    const { rows } = await db.query<{ state: string; later: boolean }>(
+      `SELECT state, run_at > now() + interval '50 minutes' AS later FROM jobs WHERE kind = 'platform.purge' ORDER BY id`,
+    );
+    expect(rows).toEqual([
+      { state: 'failed', later: false },
+      { state: 'pending', later: true },
+    ]);
+  });
+});
+
 describe('platform.vacuum', () => {
   it('vacuums the hot tables holding dead rows, leaves the others, then queues itself a minute later', async () => {
     const db = database.db;
