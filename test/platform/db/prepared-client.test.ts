@@ -31,6 +31,21 @@ describe('PreparingClient', () => {
     expect(rows[0]?.plan_cache_mode).toBe('force_generic_plan');
   });
 
+  it('plans with random_page_cost 1.1, so a parameter array joined to a table of a few thousand rows probes its key', async () => {
+    const { rows } = await pool.query<{ random_page_cost: string }>('SHOW random_page_cost');
+    expect(rows[0]?.random_page_cost).toBe('1.1');
+    await pool.query(
+      `CREATE TABLE probe_rows AS SELECT n AS id, n % 7 AS v FROM generate_series(1, 3000) AS n;
+       ALTER TABLE probe_rows ADD PRIMARY KEY (id); ANALYZE probe_rows`,
+    );
+    const text = `EXPLAIN UPDATE probe_rows AS p SET v = v + 1 FROM unnest($1::int[]) AS u(id) WHERE p.id = u.id`;
+    const plan = (await pool.query<{ 'QUERY PLAN': string }>(text, [[1, 2, 3]])).rows
+      .map((row) => row['QUERY PLAN'])
+      .join('\n');
+    expect(plan).toContain('Index Scan using probe_rows_pkey');
+    expect(plan).not.toContain('Seq Scan on probe_rows');
+  });
+
   it('keeps statements without parameters on the simple protocol (not prepared)', async () => {
     await pool.query('SELECT 7 AS seven');
     expect(await preparedTexts()).not.toContain('SELECT 7 AS seven');
