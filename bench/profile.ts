@@ -147,7 +147,7 @@ async function main(): Promise<void> {
     : rate > 0
       ? []
       : ['--cpu-prof', `--cpu-prof-dir=${profileDir}`];
-  const nodeArgs = [...extraArgs, ...profilerArgs];
+  const nodeArgs = [...(spec.nodeArgs ?? []), ...extraArgs, ...profilerArgs];
   const server = await startServer({ ...spec, nodeArgs });
   const generator = new LoadGenerator();
   let window: [number, number];

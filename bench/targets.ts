@@ -1,5 +1,6 @@
 /** How to start each server a scenario can target: the baseline program and Rampart itself. */
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { BenchConfig } from './config.ts';
 import type { TargetName } from './scenarios.ts';
@@ -53,6 +54,18 @@ function childEnv(overrides: Record<string, string>): NodeJS.ProcessEnv {
 
 let built = false;
 
+/**
+ * The node options `npm start` gives the server (package.json's start script), so the bench runs
+ * it with the same heap settings as a partner's deployment does.
+ */
+export function startNodeArgs(): string[] {
+  const packageJson = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
+  const start = String(packageJson.scripts?.start ?? '');
+  const options = /\bnode((?: --[\w-]+(?:=\S+)?)*) dist\/main\.js serve\b/.exec(start)?.[1];
+  if (options === undefined) throw new Error(`package.json start script not understood: ${start}`);
+  return options.split(' ').filter(Boolean);
+}
+
 /** Rampart runs as npm start runs it: the bundle in dist/, built from the working tree once per bench process. */
 function ensureBuilt(): void {
   if (built) return;
@@ -82,6 +95,7 @@ export async function rampartSpec(options: TargetOptions): Promise<ServerSpec> {
   return {
     name: 'rampart',
     args: ['dist/main.js', 'serve'],
+    nodeArgs: startNodeArgs(),
     plainNode: true,
     env: childEnv(overrides),
     baseUrl,
