@@ -86,9 +86,26 @@ export function registerVacuum(runner: JobRunner, db: Db, hotTables: readonly st
 }
 
 /**
+ * Maintenance runs at the pace of PostgreSQL's own autovacuum: a sleep of
+ * autovacuum_vacuum_cost_delay's 2 ms each time the pages it touched cost vacuum_cost_limit
+ * (200). A VACUUM or ANALYZE someone types runs unthrottled, and so did ours: the minute's
+ * ANALYZE took a whole core for 2 s after a bench's heavy rounds, and on two cores every request
+ * in flight waited behind it (bench/FINDINGS.md, session 8).
+ */
+const MAINTENANCE_COST_DELAY_MS = 2;
+
+/**
+ * Throttled, a VACUUM or ANALYZE of a large table takes longer than the pool's statement timeout
+ * (5 s by default, sized for requests) would allow; cancelled there, it would start over every
+ * minute and never finish. Its own bound instead.
+ */
+const MAINTENANCE_TIMEOUT_MS = 10 * 60 * 1000;
+
+/**
  * Runs `command` (VACUUM or ANALYZE) on the public tables whose pg_stat_user_tables row meets
- * `condition`, in one statement; nothing when none does. VACUUM cannot run in a transaction:
- * a plain pool query is its own statement.
+ * `condition`, in one statement; nothing when none does. VACUUM cannot run in a transaction, so
+ * the session settings above are SET on the connection around it and RESET after; a connection
+ * whose RESET may not have run is closed rather than returned to the pool.
  */
 async function maintainTables(
   db: Db,
@@ -96,11 +113,25 @@ async function maintainTables(
   condition: string,
   params: unknown[] = [],
 ): Promise<void> {
-  const { rows } = await db.query<{ name: string }>(
-    `SELECT quote_ident(relname) AS name FROM pg_stat_user_tables WHERE schemaname = 'public' AND ${condition}`,
-    params,
-  );
-  if (rows.length > 0) await db.query(`${command} ${rows.map((row) => row.name).join(', ')}`);
+  const client = await db.connect();
+  let failure: Error | undefined;
+  try {
+    const { rows } = await client.query<{ name: string }>(
+      `SELECT quote_ident(relname) AS name FROM pg_stat_user_tables WHERE schemaname = 'public' AND ${condition}`,
+      params,
+    );
+    if (rows.length === 0) return;
+    await client.query(
+      `SET vacuum_cost_delay = ${MAINTENANCE_COST_DELAY_MS}; SET statement_timeout = ${MAINTENANCE_TIMEOUT_MS}`,
+    );
+    await client.query(`${command} ${rows.map((row) => row.name).join(', ')}`);
+    await client.query('RESET vacuum_cost_delay; RESET statement_timeout');
+  } catch (error) {
+    failure = error instanceof Error ? error : new Error(String(error));
+    throw error;
+  } finally {
+    client.release(failure);
+  }
 }
 
 /**

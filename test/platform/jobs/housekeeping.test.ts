@@ -1,6 +1,6 @@
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Queryable } from '../../../src/platform/db/pool.ts';
+import { createPool, type Queryable } from '../../../src/platform/db/pool.ts';
 import {
   registerGrowthAnalyze,
   registerHousekeeping,
@@ -190,5 +190,48 @@ describe('platform.analyzeGrown', () => {
       { state: 'done', soon: false },
       { state: 'pending', soon: true },
     ]);
+  });
+});
+
+describe('maintenance statements', () => {
+  it('run at autovacuum’s pace, without the pool’s statement timeout, and leave the connection as it was', async () => {
+    // A function in an expression index runs as ANALYZE samples the rows: it reports the
+    // settings the ANALYZE runs under, as a notice to the connection that sent it.
+    await database.db.query(
+      `CREATE FUNCTION maintenance_settings(n int) RETURNS int IMMUTABLE LANGUAGE plpgsql AS $$
+       BEGIN
+         RAISE NOTICE 'settings %/%', current_setting('vacuum_cost_delay'), current_setting('statement_timeout');
+         RETURN n;
+       END $$`,
+    );
+    const setup = await database.db.connect();
+    try {
+      await setup.query('CREATE TABLE paced (n int)');
+      await setup.query('CREATE INDEX paced_settings ON paced (maintenance_settings(n))');
+      // 100 rows, never analyzed: more than doubled, so analyzeGrown takes it.
+      await setup.query('INSERT INTO paced SELECT generate_series(1, 100)');
+      await setup.query('SELECT pg_stat_force_next_flush()');
+    } finally {
+      setup.release();
+    }
+    const pool = createPool({ connectionString: database.url, max: 1, statementTimeoutMs: 1000 });
+    const notices: string[] = [];
+    pool.on('connect', (client) => client.on('notice', (notice) => notices.push(notice.message ?? '')));
+    try {
+      await database.db.query(`DELETE FROM jobs WHERE kind LIKE 'platform.%' AND state = 'pending'`);
+      const runner = new JobRunner(pool, pino({ level: 'silent' }), 1000);
+      await registerGrowthAnalyze(runner, pool);
+      expect(await runner.drain()).toBe(1);
+      expect(notices.length).toBeGreaterThan(0);
+      expect(new Set(notices)).toEqual(new Set(['settings 2ms/10min']));
+      const after = await pool.query<{ delay: string; timeout: string }>(
+        `SELECT current_setting('vacuum_cost_delay') AS delay, current_setting('statement_timeout') AS timeout`,
+      );
+      expect(after.rows).toEqual([{ delay: '0', timeout: '1s' }]);
+    } finally {
+      await pool.end();
+      await database.db.query('DROP TABLE paced');
+      await database.db.query('DROP FUNCTION maintenance_settings(int)');
+    }
   });
 });
