@@ -104,15 +104,15 @@ async function settleJob(ctx: AppContext, job: ClaimedJob): Promise<void> {
   } catch (error) {
     if (references.length === 1) throw error;
   }
-  const failures: unknown[] = [];
+  let failure: unknown;
   for (const reference of references) {
     try {
       await settleSandboxSends(ctx, [reference]);
     } catch (error) {
-      failures.push(error ?? new Error(`settling ${reference} failed`));
+      failure ??= error ?? new Error(`settling ${reference} failed`);
     }
   }
-  if (failures.length > 0) throw failures[0];
+  if (failure !== undefined) throw failure;
 }
 
 export function registerChainJobs(runner: JobRunner, ctx: AppContext): void {
