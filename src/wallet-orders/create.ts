@@ -18,7 +18,6 @@ import type { Quote } from '../pricing/quote.ts';
 import { quote as priceQuote } from '../pricing/service.ts';
 import { authorizationStep } from './authorization.ts';
 import { walletOrderErrors } from './errors.ts';
-import { processingJob } from './jobs.ts';
 import { cardHoldArguments } from './ledger.ts';
 import type { WalletOrderRequest } from './request.ts';
 import { insertOrders, type NewOrder, type NewOrderWrite } from './store.ts';
@@ -250,14 +249,15 @@ export function cardAuthorizationOf({ prepared, orderId, quote, nowMs }: OrderDr
 }
 
 /**
- * The order's row, its card hold (ledger_place_holds' arguments) and what comes next: the
- * processing job, or the authorization step the issuer asked for (or the partner, trigger3ds).
+ * The order's row, its card hold (ledger_place_holds' arguments) and the authorization step the
+ * issuer asked for (or the partner, trigger3ds), if any; an order without one is cleared, and
+ * insertOrders queues the processing job of the orders it clears together.
  */
 export function orderWrite(ctx: AppContext, draft: OrderDraft, step: AuthorizationStep): NewOrderWrite {
   const { prepared, reservation, quote, orderId, nowMs } = draft;
   const { scope, request, card, address } = prepared;
   const needed = request.trigger3ds ? '3DS' : step;
-  const next = needed === 'NONE' ? { job: processingJob(orderId) } : authorizationStep(ctx, orderId, needed);
+  const authorization = needed === 'NONE' ? undefined : authorizationStep(ctx, orderId, needed);
   const accountId = reservation.request.referrerAccountId ?? reservation.accountId;
   const order: NewOrder = {
     id: orderId,
@@ -290,7 +290,8 @@ export function orderWrite(ctx: AppContext, draft: OrderDraft, step: Authorizati
     card_last4: card.last4,
     card_fingerprint: prepared.fingerprint,
   };
-  return { order, hold: cardHoldArguments(orderId, quote.sourceCurrency, quote.sourceAmount, nowMs), next };
+  const hold = cardHoldArguments(orderId, quote.sourceCurrency, quote.sourceAmount, nowMs);
+  return authorization ? { order, hold, step: authorization } : { order, hold };
 }
 
 /**

@@ -8,6 +8,7 @@ import {
 } from '../ledger/service.ts';
 import type { Queryable } from '../platform/db/pool.ts';
 import { jobParams, type NewJob } from '../platform/jobs/queue.ts';
+import { processingJob } from './jobs.ts';
 
 /** SQL for wallet orders and their authorization steps (migrations/008_cards.sql). */
 
@@ -117,11 +118,15 @@ export interface NewAuthorization {
   expiresAtMs: number;
 }
 
-/** A new order with its card hold (ledger_place_holds' arguments) and its next step, for insertOrders. */
+/**
+ * A new order with its card hold (ledger_place_holds' arguments) and, when the issuer asked for
+ * one, its authorization step with the job that expires it, for insertOrders. An order without a
+ * step is cleared for the worker.
+ */
 export interface NewOrderWrite {
   order: NewOrder;
   hold: HoldArguments;
-  next: { job: NewJob; authorization?: NewAuthorization };
+  step?: { authorization: NewAuthorization; job: NewJob };
 }
 
 /** Array types of the order columns that are not text, for insertOrders' unnest. */
@@ -202,8 +207,8 @@ export async function insertOrders(
     holds.map((hold) => hold.reference),
     nowMs,
   );
-  const steps = writes.filter((write) => write.next.authorization !== undefined);
-  const step = (write: NewOrderWrite) => write.next.authorization!;
+  const steps = writes.filter((write) => write.step !== undefined);
+  const step = (write: NewOrderWrite) => write.step!.authorization;
   values.push(
     steps.map((write) => write.order.id),
     steps.map((write) => step(write).method),
@@ -211,7 +216,7 @@ export async function insertOrders(
     steps.map((write) => step(write).card2faHash),
     steps.map((write) => step(write).expiresAtMs),
   );
-  const jobs = writes.map((write) => jobParams(write.next.job));
+  const jobs = jobsOf(writes).map(jobParams);
   for (let field = 0; field < 4; field++) values.push(jobs.map((params) => params[field]));
   try {
     const { rows } = await q.query<OrderRow>(INSERT_ORDERS, values);
@@ -220,6 +225,14 @@ export async function insertOrders(
   } catch (error) {
     throw ledgerRefusal(error);
   }
+}
+
+/** The steps' expiry jobs, and one processing job for all the orders cleared (no step) together. */
+function jobsOf(writes: readonly NewOrderWrite[]): NewJob[] {
+  const jobs = writes.flatMap((write) => (write.step ? [write.step.job] : []));
+  const cleared = writes.filter((write) => write.step === undefined).map((write) => write.order.id);
+  if (cleared.length > 0) jobs.push(processingJob(cleared));
+  return jobs;
 }
 
 /** partnerId undefined: the hosted pages and workers, for which the id itself is the capability. */

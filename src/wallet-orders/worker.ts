@@ -1,20 +1,42 @@
 import { onChainOutcome, onChainOutcomes } from '../chains/port.ts';
 import type { AppContext } from '../platform/context.ts';
-import type { JobRunner } from '../platform/jobs/runner.ts';
+import type { ClaimedJob, JobRunner } from '../platform/jobs/runner.ts';
 import { expireAuthorization } from './authorization.ts';
-import { EXPIRE_AUTHORIZATION_JOB, PROCESS_ORDER_JOB } from './jobs.ts';
+import { EXPIRE_AUTHORIZATION_JOB, ordersOfProcessingJob, PROCESS_ORDER_JOB } from './jobs.ts';
 import { onOrderDeliveries, onOrderDelivery, processOrder, processOrders } from './transitions.ts';
 
 /** The card orders' background work: processing cleared orders, expiring steps, chain outcomes. */
 export function registerWalletOrderJobs(runner: JobRunner, ctx: AppContext): void {
-  runner.register(PROCESS_ORDER_JOB, (job) => processOrder(ctx, String(job.payload.orderId)));
-  runner.registerGroup(PROCESS_ORDER_JOB, (jobs) =>
-    processOrders(
-      ctx,
-      jobs.map((job) => String(job.payload.orderId)),
-    ),
-  );
+  runner.register(PROCESS_ORDER_JOB, (job) => processJobOrders(ctx, job));
+  runner.registerGroup(PROCESS_ORDER_JOB, (jobs) => processOrders(ctx, jobs.flatMap(orderIdsOf)));
   runner.register(EXPIRE_AUTHORIZATION_JOB, (job) => expireAuthorization(ctx, String(job.payload.orderId)));
   onChainOutcome('order', (_ctx, tx, outcome) => onOrderDelivery(ctx, tx, outcome));
   onChainOutcomes('order', (_ctx, tx, outcomes) => onOrderDeliveries(ctx, tx, outcomes));
+}
+
+const orderIdsOf = (job: ClaimedJob) => ordersOfProcessingJob(job.payload);
+
+/**
+ * One processing job (alone, or after its batch failed): its orders together, and if that fails,
+ * each order alone, so one order that cannot be processed does not hold up the others placed
+ * with it. The job fails (and is retried) if any order failed; orders processed meanwhile are
+ * skipped on the retry, as processOrders skips every order no longer waiting.
+ */
+async function processJobOrders(ctx: AppContext, job: ClaimedJob): Promise<void> {
+  const orderIds = orderIdsOf(job);
+  try {
+    await processOrders(ctx, orderIds);
+    return;
+  } catch (error) {
+    if (orderIds.length === 1) throw error;
+  }
+  let failure: { error: unknown } | undefined;
+  for (const orderId of orderIds) {
+    try {
+      await processOrder(ctx, orderId);
+    } catch (error) {
+      failure ??= { error };
+    }
+  }
+  if (failure) throw failure.error;
 }

@@ -8,12 +8,14 @@ import {
   ETH_ADDRESS,
   lockedReservation,
   orderBody,
+  readOrder,
   reserve,
   roomyPartner,
   setLimits,
   startCardOrderApp,
   testCard,
   US_ADDRESS,
+  workerFor,
 } from './support.ts';
 
 /**
@@ -56,6 +58,16 @@ function ownOrder(owner: PartnerCredentials, reservation: string, amount: string
     debitCard: testCard(card ?? approveCard(n)),
     address: { ...US_ADDRESS, street1: `${100 + n} Group Street` },
   });
+}
+
+/** The order ids of each processing job that names any of `orderIds`. */
+async function processingJobsNaming(orderIds: string[]): Promise<string[][]> {
+  const { rows } = await t.database.db.query<{ ids: string[] }>(
+    `SELECT ARRAY(SELECT jsonb_array_elements_text(payload->'orderIds')) AS ids FROM jobs
+     WHERE kind = 'walletOrders.process' AND payload->'orderIds' ?| $1::text[]`,
+    [orderIds],
+  );
+  return rows.map((row) => row.ids);
 }
 
 async function count(sql: string, params: unknown[]): Promise<number> {
@@ -140,6 +152,10 @@ describe('card orders placed together', () => {
       [placed.slice(0, 30)],
     );
     expect(transactions).toBeLessThan(30);
+    // …and share their processing jobs: each order named by exactly one job, fewer jobs than orders.
+    const jobs = await processingJobsNaming(placed.slice(0, 30));
+    expect(jobs.flat().sort()).toEqual(placed.slice(0, 30).sort());
+    expect(jobs.length).toBeLessThan(30);
 
     // The refused orders' reservations stay usable; each placed order has its spend, card
     // authorization and hold, and nothing else exists.
@@ -160,6 +176,51 @@ describe('card orders placed together', () => {
     expect(await count("SELECT count(*)::int AS n FROM ledger_holds WHERE state = 'pending'", [])).toBe(
       all.length,
     );
+    expect(await auditLedger(t.ctx.db)).toEqual({ unbalancedCurrencies: [], driftedBalances: [] });
+  });
+
+  it('processes the orders of a shared job each alone when the job fails, so one bad order holds up no other', async () => {
+    const other = await roomyPartner(t, 'Shared processing job');
+    const stuckDest = 'ethereum:0x00000000000000000000000000000000000000b0';
+    // A rule the service does not know: PostgreSQL refuses a chain send to this address.
+    await t.database.db.query(`
+      CREATE FUNCTION refuse_stuck_send() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NEW.address = '${stuckDest.slice('ethereum:'.length)}' THEN RAISE EXCEPTION 'send refused by test trigger'; END IF;
+        RETURN NEW;
+      END $$;
+      CREATE TRIGGER refuse_stuck_send BEFORE INSERT ON chain_sends
+        FOR EACH ROW EXECUTE FUNCTION refuse_stuck_send();`);
+    try {
+      const reservations = await lockedReservations(other, 11);
+      reservations.push(await lockedReservation(t, other, { dest: stuckDest }));
+      const answers = await Promise.all(
+        reservations.map((r, n) =>
+          createOrderBearer(t, other, {
+            ...ownOrder(other, r.reservation, r.amount, 700 + n),
+            ...(n === 11 ? { dest: stuckDest } : {}),
+          }),
+        ),
+      );
+      for (const answer of answers) expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      const ids = answers.map((answer) => answer.body.id as string);
+      const stuck = ids[11]!;
+      expect((await processingJobsNaming([stuck]))[0]!.length).toBeGreaterThan(1);
+
+      await workerFor(t).drain();
+      for (const id of ids.slice(0, 11)) expect((await readOrder(t, other, id)).status, id).toBe('COMPLETE');
+      expect(await readOrder(t, other, stuck)).toMatchObject({ status: 'RUNNING_CHECKS', transferId: null });
+      // The stuck order's job failed once and waits to be tried again.
+      expect(
+        await count(
+          `SELECT count(*)::int AS n FROM jobs WHERE kind = 'walletOrders.process' AND state = 'pending'
+             AND attempts = 1 AND payload->'orderIds' ? $1`,
+          [stuck],
+        ),
+      ).toBe(1);
+    } finally {
+      await t.database.db.query('DROP TRIGGER refuse_stuck_send ON chain_sends; DROP FUNCTION refuse_stuck_send();');
+    }
     expect(await auditLedger(t.ctx.db)).toEqual({ unbalancedCurrencies: [], driftedBalances: [] });
   });
 
