@@ -282,7 +282,7 @@ export async function changeStatuses(
 /** One UNCONFIRMED transfer past its expiry, locked; SKIP LOCKED so sweeps on several nodes share the work. */
 export async function lockOneDueUnconfirmed(q: Queryable, now: Date): Promise<TransferRow | undefined> {
   const { rows } = await q.query<TransferRow>(
-    `SELECT * FROM transfers WHERE status = 'UNCONFIRMED' AND expires_at <= $1
+    `SELECT * FROM transfers WHERE awaiting_confirmation AND expires_at <= $1
      ORDER BY expires_at LIMIT 1 FOR UPDATE SKIP LOCKED`,
     [now],
   );
@@ -297,7 +297,7 @@ export async function pageTransfers(
   offset: number,
   limit: number,
 ): Promise<{ rows: TransferRow[]; total: number }> {
-  const filter = `partner_id = $1 AND status <> 'PREVIEW' AND ($2::text IS NULL OR owner = $2 OR source = $2 OR dest = $2)`;
+  const filter = `partner_id = $1 AND listed AND ($2::text IS NULL OR owner = $2 OR source = $2 OR dest = $2)`;
   const [page, count] = await Promise.all([
     q.query<TransferRow>(
       `SELECT * FROM transfers WHERE ${filter} ORDER BY created_at DESC, id DESC OFFSET $3 LIMIT $4`,
