@@ -32,6 +32,17 @@ function sendFails(send: ChainSendRow): boolean {
 
 const hex = (bytes: number) => randomBytes(bytes).toString('hex');
 
+/** The simulated hot wallet's address on each chain: derived once (an HMAC and, on EVM, a keccak checksum). */
+const hotWallets = new Map<string, string>();
+function hotWalletAddress(chain: Chain): string {
+  let address = hotWallets.get(chain);
+  if (address === undefined) {
+    address = sandboxDepositAddress(chain, 'rampart:sandbox-hot-wallet');
+    hotWallets.set(chain, address);
+  }
+  return address;
+}
+
 /** facts §1.5's BlockchainTx; amounts stay decimal text here and become numbers in the API view. */
 function generatedTx(send: ChainSendRow, nowMs: number): Record<string, unknown> {
   const evm = send.chain !== 'bitcoin';
@@ -47,7 +58,7 @@ function generatedTx(send: ChainSendRow, nowMs: number): Record<string, unknown>
     direction: 'OUTGOING',
     networkFee: send.network_fee,
     address: send.address,
-    sourceAddress: sandboxDepositAddress(send.chain as Chain, 'rampart:sandbox-hot-wallet'),
+    sourceAddress: hotWalletAddress(send.chain as Chain),
     currency: send.currency,
     twinTxId: null,
   };
