@@ -7,12 +7,12 @@ import { quoteLockMs } from './creation.ts';
 import { historyEntry } from './status-history.ts';
 import {
   changeStatus,
-  changeStatuses,
   insertSettledTransfers,
   insertTransferWith,
   lockTransferById,
-  lockTransfersByIds,
+  lockTransferStatuses,
   type NewTransfer,
+  updateStatuses,
 } from './store.ts';
 
 /**
@@ -155,7 +155,7 @@ export async function completeOrderTransfers(
   const ids = deliveries.flatMap((delivery) => delivery.transferId ?? []);
   if (ids.length === 0) return;
   const pending = new Set(
-    (await lockTransfersByIds(tx, ids))
+    (await lockTransferStatuses(tx, ids))
       .filter((row) => row.source.startsWith(ORDER_HOLDING_PREFIX) && row.status === 'PENDING')
       .map((row) => row.id),
   );
@@ -172,7 +172,7 @@ export async function completeOrderTransfers(
         ...(blockchainTx ? { blockchainTx } : {}),
       },
     }));
-  if (changes.length > 0) await changeStatuses(tx, changes);
+  if (changes.length > 0) await updateStatuses(tx, changes);
 }
 
 /** In the transaction that makes the order FAILED after it was PROCESSING. Safe to repeat. */

@@ -237,10 +237,13 @@ export async function changeStatus(q: Queryable, id: string, change: StatusChang
   return row!;
 }
 
-/** lockTransferById for many, in id order (as two batches must lock them). */
-export async function lockTransfersByIds(q: Queryable, ids: readonly string[]): Promise<TransferRow[]> {
-  const { rows } = await q.query<TransferRow>(
-    'SELECT * FROM transfers WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE',
+/** Many transfers locked, in id order (as two batches must lock them): what deciding a change needs of each. */
+export async function lockTransferStatuses(
+  q: Queryable,
+  ids: readonly string[],
+): Promise<Pick<TransferRow, 'id' | 'source' | 'status'>[]> {
+  const { rows } = await q.query<Pick<TransferRow, 'id' | 'source' | 'status'>>(
+    'SELECT id, source, status FROM transfers WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE',
     [ids],
   );
   return rows;
@@ -254,6 +257,28 @@ export async function changeStatuses(
   q: Queryable,
   changes: readonly { id: string; change: StatusChange }[],
 ): Promise<TransferRow[]> {
+  const { rows } = await q.query<TransferRow>(`${STATUS_UPDATE} RETURNING t.*`, statusUpdateValues(changes));
+  return rows;
+}
+
+/** changeStatuses for callers that need nothing back: no row is read back and parsed. */
+export async function updateStatuses(
+  q: Queryable,
+  changes: readonly { id: string; change: StatusChange }[],
+): Promise<void> {
+  await q.query(STATUS_UPDATE, statusUpdateValues(changes));
+}
+
+const STATUS_UPDATE = `UPDATE transfers AS t SET status = c.status, status_history = t.status_history || c.history,
+       updated_at = c.at,
+       completed_at = CASE WHEN c.completed THEN c.at ELSE t.completed_at END,
+       cancelled_at = CASE WHEN c.cancelled THEN c.at ELSE t.cancelled_at END,
+       blockchain_tx = coalesce(c.blockchain_tx, t.blockchain_tx), failure_reason = coalesce(c.failure_reason, t.failure_reason)
+     FROM jsonb_to_recordset($1::jsonb) AS c(id text, status text, history jsonb, at timestamptz, completed boolean,
+       cancelled boolean, blockchain_tx jsonb, failure_reason text)
+     WHERE t.id = ANY($2::text[]) AND t.id = c.id`;
+
+function statusUpdateValues(changes: readonly { id: string; change: StatusChange }[]): unknown[] {
   const rows = changes.map(({ id, change }) => ({
     id,
     status: change.status,
@@ -264,19 +289,7 @@ export async function changeStatuses(
     blockchain_tx: change.blockchainTx ?? null,
     failure_reason: change.failureReason ?? null,
   }));
-  const { rows: changed } = await q.query<TransferRow>(
-    `UPDATE transfers AS t SET status = c.status, status_history = t.status_history || c.history,
-       updated_at = c.at,
-       completed_at = CASE WHEN c.completed THEN c.at ELSE t.completed_at END,
-       cancelled_at = CASE WHEN c.cancelled THEN c.at ELSE t.cancelled_at END,
-       blockchain_tx = coalesce(c.blockchain_tx, t.blockchain_tx), failure_reason = coalesce(c.failure_reason, t.failure_reason)
-     FROM jsonb_to_recordset($1::jsonb) AS c(id text, status text, history jsonb, at timestamptz, completed boolean,
-       cancelled boolean, blockchain_tx jsonb, failure_reason text)
-     WHERE t.id = ANY($2::text[]) AND t.id = c.id
-     RETURNING t.*`,
-    [JSON.stringify(rows), changes.map((change) => change.id)],
-  );
-  return changed;
+  return [JSON.stringify(rows), changes.map((change) => change.id)];
 }
 
 /** One UNCONFIRMED transfer past its expiry, locked; SKIP LOCKED so sweeps on several nodes share the work. */

@@ -56,11 +56,21 @@ export interface OrderRow {
   auth_state: 'PENDING' | 'PASSED' | 'FAILED' | null;
 }
 
-/** A status change's row, with the wallet-order webhook target its event goes to (if any). */
-export interface ChangedOrderRow extends OrderRow {
+/** Where a status change's wallet-order webhook goes (POST /v2/digitalwallet/webhook), if anywhere. */
+interface WebhookTarget {
   webhook_account_id: string | null;
   webhook_url: string | null;
 }
+
+/** A status change's row, with its webhook target. */
+export interface ChangedOrderRow extends OrderRow, WebhookTarget {}
+
+/** What a status change's webhook (facts §1.9) says of the order, and its target. */
+export type OrderStatusEvent = Pick<
+  OrderRow,
+  'id' | 'account_id' | 'reference_id' | 'transfer_id' | 'error_code' | 'error_message'
+> &
+  WebhookTarget;
 
 export type NewOrder = Omit<
   OrderRow,
@@ -265,14 +275,17 @@ const STATUS_UPDATE = `UPDATE wallet_orders SET status = $2::text, updated_at = 
     completed_at = CASE WHEN $2::text IN ('COMPLETE', 'FAILED') THEN to_timestamp($3::bigint / 1000.0) ELSE completed_at END
   WHERE id = $1`;
 
-/** The changed row with its step and the webhook target: the order's account's, else its partner's. */
+/** The webhook target of changed order `u`: the order's account's, else its partner's. */
+const WEBHOOK_TARGET = `LATERAL (
+    SELECT account_id, url FROM wallet_order_webhooks
+    WHERE partner_id = u.partner_id AND account_id IN (u.account_id, u.partner_id)
+    ORDER BY account_id = u.account_id DESC LIMIT 1) w`;
+
+/** The changed row with its step and its webhook target. */
 const CHANGED = `SELECT u.*, a.method AS auth_method, a.state AS auth_state,
     w.account_id AS webhook_account_id, w.url AS webhook_url
   FROM u LEFT JOIN wallet_order_authorizations a ON a.order_id = u.id
-  LEFT JOIN LATERAL (
-    SELECT account_id, url FROM wallet_order_webhooks
-    WHERE partner_id = u.partner_id AND account_id IN (u.account_id, u.partner_id)
-    ORDER BY account_id = u.account_id DESC LIMIT 1) w ON true`;
+  LEFT JOIN ${WEBHOOK_TARGET} ON true`;
 
 const SET_STATUS = `WITH u AS (${STATUS_UPDATE} RETURNING *) ${CHANGED}`;
 
@@ -368,16 +381,20 @@ const setStatusesText = (settling: boolean) => `WITH e AS (SELECT ${bookEntries(
     FROM c
     -- id = ANY: primary-key probes, not a join against the whole table.
     WHERE o.id = ANY($1::text[]) AND o.id = c.id AND (SELECT ids FROM e) IS NOT NULL
-    RETURNING o.*
+    RETURNING o.id, o.partner_id, o.account_id, o.reference_id, o.transfer_id, o.error_code, o.error_message
   )
-  ${CHANGED}`;
+  SELECT u.id, u.account_id, u.reference_id, u.transfer_id, u.error_code, u.error_message,
+    w.account_id AS webhook_account_id, w.url AS webhook_url
+  FROM u JOIN ${WEBHOOK_TARGET} ON true`;
 const SET_STATUSES_POSTING = setStatusesText(false);
 const SET_STATUSES_SETTLING = setStatusesText(true);
 
 /**
  * setStatus with ledger entries, for many orders in one statement: the entries are booked
- * together (every balance row moves once), then the orders move to `status`. Answers the changed
- * rows with their webhook targets, in no particular order.
+ * together (every balance row moves once), then the orders move to `status`. Answers the
+ * webhook events of the changed orders that have a webhook target, in no particular order: a
+ * worker batch reads back only what its webhooks need (the whole rows were a good part of its
+ * CPU, and are read for nothing when no partner registered a webhook).
  */
 export async function setStatuses(
   q: Queryable,
@@ -385,10 +402,10 @@ export async function setStatuses(
   booked: MovedOrdersEntries,
   status: OrderStatus,
   nowMs: number,
-): Promise<ChangedOrderRow[]> {
+): Promise<OrderStatusEvent[]> {
   const { entries, holdIds } = booked;
   try {
-    const result = await q.query<ChangedOrderRow>(holdIds ? SET_STATUSES_SETTLING : SET_STATUSES_POSTING, [
+    const result = await q.query<OrderStatusEvent>(holdIds ? SET_STATUSES_SETTLING : SET_STATUSES_POSTING, [
       orders.map((order) => order.id),
       orders.map((order) => order.transferId ?? null),
       status,

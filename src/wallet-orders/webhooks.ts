@@ -4,7 +4,7 @@ import { isOwnAccount } from '../orders/order-checks.ts';
 import type { AppContext } from '../platform/context.ts';
 import type { Tx } from '../platform/db/pool.ts';
 import { invalidValue } from '../platform/errors.ts';
-import type { ChangedOrderRow } from './store.ts';
+import type { OrderStatusEvent } from './store.ts';
 
 /**
  * POST /v2/digitalwallet/webhook (facts §1.9): where an account's wallet-order events go. The
@@ -42,7 +42,7 @@ export async function registerWebhook(
 export async function notifyOrderStatus(
   ctx: AppContext,
   tx: Tx,
-  order: ChangedOrderRow,
+  order: OrderStatusEvent,
   status: string,
 ): Promise<void> {
   if (order.webhook_account_id === null || order.webhook_url === null) return;
