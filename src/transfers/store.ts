@@ -133,7 +133,11 @@ export interface SettledTransfer {
   callbacks: TransferCreatedArguments;
 }
 
-/** `entries`: with the ledger entries ($11…$17), or a record only (order transfers). */
+/**
+ * `entries`: with the ledger entries ($11…$17), or a record only (order transfers). The rows come
+ * as jsonb: json_to_recordset builds a hash of every object's keys per record, and took ~20 µs a
+ * transfer of a worker batch against ~5 for jsonb_to_recordset (bench/FINDINGS.md, session 9).
+ */
 const insertSettledText = (entries: boolean) => `WITH created AS (
     INSERT INTO transfers (id, partner_id, account_id, owner, source, dest, source_currency, dest_currency,
       source_amount, source_amount_without_fees, dest_amount, network_fee, exchange_rate, fees, total_fees,
@@ -142,7 +146,7 @@ const insertSettledText = (entries: boolean) => `WITH created AS (
       t.source_amount, t.source_amount_without_fees, t.dest_amount, t.network_fee, t.exchange_rate, t.fees,
       t.total_fees, t.message, t.custom_id, t.status, t.status_history, t.created_at, t.created_at,
       t.completed_at, t.expires_at
-    FROM json_to_recordset($1::json) AS t(id text, partner_id text, account_id text, owner text, source text,
+    FROM jsonb_to_recordset($1::jsonb) AS t(id text, partner_id text, account_id text, owner text, source text,
       dest text, source_currency text, dest_currency text, source_amount numeric, source_amount_without_fees numeric,
       dest_amount numeric, network_fee numeric, exchange_rate numeric, fees jsonb, total_fees numeric,
       message text, custom_id text, status text, status_history jsonb, created_at timestamptz,
