@@ -45,6 +45,20 @@ function moduleOf(url: string): string {
   return local.replace(/^(node:internal\/[^/]+).*/, '$1');
 }
 
+function writeCpuPerRequest(
+  before: Awaited<ReturnType<typeof cpuSnapshot>>,
+  after: Awaited<ReturnType<typeof cpuSnapshot>>,
+  groups: Map<number, string>,
+  requestsPerSec: number,
+): void {
+  const perRequestMs = (cores: number) => (cores * 1000) / requestsPerSec;
+  const lines = cpuUsage(before, after, groups).map((line) => {
+    const cores = /^([\d.]+) cores/.exec(line)?.[1];
+    return cores ? `${line}  (${perRequestMs(Number(cores)).toFixed(3)} ms CPU per request)` : line;
+  });
+  process.stdout.write(`\nCPU during the loaded window:\n${lines.join('\n')}\n\n`);
+}
+
 function frameName(node: ProfileNode): string {
   const { functionName, url, lineNumber } = node.callFrame;
   const where = url ? `${moduleOf(url)}:${lineNumber + 1}` : '';
@@ -171,6 +185,9 @@ async function main(): Promise<void> {
           `unexpected statuses ${paced.unexpectedStatus}, errors ${paced.errors}\nserver log: ${spec.logPath}\n` +
           (perf ? `perf data: ${path.join(runDir, 'perf.data')}\n` : ''),
       );
+      // At a fixed rate below saturation, CPU per request is the request's own cost, without the
+      // contention a saturated closed loop adds: the measure to compare two trees by.
+      writeCpuPerRequest(before, await cpuSnapshot(), groups, paced.achievedRate);
       return;
     }
     const result = await generator.measure(scenarioId, 0, seconds);
@@ -181,12 +198,7 @@ async function main(): Promise<void> {
       `${scenarioId} under --cpu-prof: ${result.requestsPerSec.toFixed(0)} req/s, p50 ${result.p50Ms} ms, ` +
         `p99 ${result.p99Ms} ms, statuses ${JSON.stringify(result.statusCounts)}\n`,
     );
-    const perRequestMs = (cores: number) => (cores * 1000) / result.requestsPerSec;
-    const lines = cpuUsage(before, after, groups).map((line) => {
-      const cores = /^([\d.]+) cores/.exec(line)?.[1];
-      return cores ? `${line}  (${perRequestMs(Number(cores)).toFixed(3)} ms CPU per request)` : line;
-    });
-    process.stdout.write(`\nCPU during the loaded window:\n${lines.join('\n')}\n\n`);
+    writeCpuPerRequest(before, after, groups, result.requestsPerSec);
   } finally {
     generator.stop();
     await server.stop();
