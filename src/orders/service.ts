@@ -27,7 +27,7 @@ import {
   markReservationsUsed,
   markReservationUsed,
   type NewReservation,
-  type ReservationRow,
+  type UsableReservationRow,
 } from './store.ts';
 import { RESERVATION_LIFETIME_MS } from './supported.ts';
 
@@ -170,7 +170,7 @@ export async function consumeReservation(
   return consumed(row);
 }
 
-function consumed(row: ReservationRow): ConsumedReservation {
+function consumed(row: UsableReservationRow): ConsumedReservation {
   return { id: row.id, accountId: row.account_id, request: row.request, quote: storedQuote(row) };
 }
 

@@ -27,6 +27,15 @@ export interface ReservationRow {
   used_at: Date | null;
 }
 
+/** What using a reservation reads of it (an order's quote and request): its row without the rest. */
+export type UsableReservationRow = Omit<
+  ReservationRow,
+  'partner_id' | 'rate_derivation' | 'state' | 'created_at' | 'expires_at' | 'used_at'
+>;
+
+const USABLE_COLUMNS = `r.id, r.account_id, r.request, r.quote_locked, r.source_currency, r.dest_currency,
+  r.source_amount, r.source_amount_without_fees, r.dest_amount, r.exchange_rate, r.fees, r.equivalencies`;
+
 export interface NewReservation {
   id: string;
   partnerId: string;
@@ -181,9 +190,9 @@ export async function lockUsableReservations(
   q: Queryable,
   uses: readonly ReservationUse[],
   nowMs: number,
-): Promise<(ReservationRow | undefined)[]> {
-  const { rows } = await q.query<ReservationRow & { ord: number }>(
-    `SELECT r.*, u.ord::int AS ord
+): Promise<(UsableReservationRow | undefined)[]> {
+  const { rows } = await q.query<UsableReservationRow & { ord: number }>(
+    `SELECT ${USABLE_COLUMNS}, u.ord::int AS ord
      FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS u(id, partner_id, account_id, ord)
      JOIN reservations r ON r.id = u.id AND r.partner_id = u.partner_id
        AND (r.partner_id = u.account_id OR r.account_id = u.account_id)
