@@ -69,7 +69,10 @@ export function destOwner(dest: string, env: 'sandbox' | 'production'): string {
 }
 
 /** The delivery's entry, booked by the status change it comes with (transitions.ts moveTo). */
-export function deliveryEntry(order: OrderRow, env: 'sandbox' | 'production'): NewEntry {
+export function deliveryEntry(
+  order: Pick<OrderRow, 'id' | 'dest' | 'dest_currency' | 'dest_amount'>,
+  env: 'sandbox' | 'production',
+): NewEntry {
   const amount = new Money(order.dest_amount);
   return {
     kind: 'order.delivery',

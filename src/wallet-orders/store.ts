@@ -263,6 +263,28 @@ export async function lockOrders(q: Queryable, ids: readonly string[]): Promise<
   return rows;
 }
 
+/** What settling an order's delivery reads of it: its state and what it delivers where. */
+export type DeliveringOrderRow = Pick<
+  OrderRow,
+  'id' | 'status' | 'transfer_id' | 'dest' | 'dest_currency' | 'dest_amount'
+>;
+
+/**
+ * lockOrders for the chain's reports on deliveries: the same locks, in id order, and only the
+ * columns a delivery reads (a failed one re-reads its whole row: failOrder).
+ */
+export async function lockDeliveringOrders(
+  q: Queryable,
+  ids: readonly string[],
+): Promise<DeliveringOrderRow[]> {
+  const { rows } = await q.query<DeliveringOrderRow>(
+    `SELECT id, status, transfer_id, dest, dest_currency, dest_amount FROM wallet_orders
+     WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE`,
+    [ids],
+  );
+  return rows;
+}
+
 // $2 is text in both places (status is a domain over text, migration 017).
 const STATUS_UPDATE = `UPDATE wallet_orders SET status = $2::text, updated_at = to_timestamp($3::bigint / 1000.0),
     transfer_id = COALESCE($4, transfer_id), error_code = $5, error_message = $6,

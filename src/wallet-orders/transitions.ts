@@ -18,6 +18,7 @@ import type { Failure } from './errors.ts';
 import { captureEntry, deliveryEntry, refundEntry, releaseCardHold } from './ledger.ts';
 import {
   failPendingAuthorization,
+  lockDeliveringOrders,
   lockOrder,
   lockOrders,
   type OrderRow,
@@ -174,7 +175,7 @@ export function onOrderDelivery(ctx: AppContext, tx: Tx, outcome: ChainOutcome):
  */
 export async function onOrderDeliveries(ctx: AppContext, tx: Tx, outcomes: ChainOutcome[]): Promise<void> {
   const byOrder = new Map(outcomes.map((outcome) => [outcome.reference.slice('order:'.length), outcome]));
-  const processing = (await lockOrders(tx, [...byOrder.keys()])).filter(
+  const processing = (await lockDeliveringOrders(tx, [...byOrder.keys()])).filter(
     (order) => order.status === 'PROCESSING',
   );
   const delivered = processing.filter((order) => byOrder.get(order.id)!.status === 'CONFIRMED');
@@ -193,8 +194,9 @@ export async function onOrderDeliveries(ctx: AppContext, tx: Tx, outcomes: Chain
     const changed = await setStatuses(tx, delivered, { entries }, 'COMPLETE', ctx.clock.nowMs());
     for (const row of changed) await notifyOrderStatus(ctx, tx, row, 'COMPLETE');
   }
-  for (const order of processing.filter((o) => byOrder.get(o.id)!.status === 'FAILED')) {
-    const reason = byOrder.get(order.id)!.failureReason ?? 'chain failure';
+  for (const failed of processing.filter((o) => byOrder.get(o.id)!.status === 'FAILED')) {
+    const reason = byOrder.get(failed.id)!.failureReason ?? 'chain failure';
+    const order = (await lockOrder(tx, failed.id))!;
     await failOrder(ctx, tx, order, {
       code: 'transfer.deliveryFailed',
       message: `The crypto could not be delivered (${reason.slice(0, 200)}); the card was refunded.`,
