@@ -4,6 +4,7 @@ import type { AppContext } from '../platform/context.ts';
 import { withTransaction } from '../platform/db/pool.ts';
 import { randomChars } from '../platform/ids.ts';
 import type { ClaimedJob, JobRunner } from '../platform/jobs/runner.ts';
+import { togetherOrEachAlone } from '../platform/jobs/together-or-alone.ts';
 import { type Chain, sandboxDepositAddress } from './addresses.ts';
 import { type ChainOutcome, deliverChainOutcomes, SANDBOX_SETTLE_JOB } from './port.ts';
 import { type ChainSendRow, lockQueuedSends, recordOutcomes } from './store.ts';
@@ -107,23 +108,12 @@ function referencesOf(job: ClaimedJob): string[] {
  * with backoff; the sends settled meanwhile are no longer QUEUED, so only the failing ones are
  * tried again (as when each send had its own job).
  */
-async function settleJob(ctx: AppContext, job: ClaimedJob): Promise<void> {
-  const references = referencesOf(job);
-  try {
-    await settleSandboxSends(ctx, references);
-    return;
-  } catch (error) {
-    if (references.length === 1) throw error;
-  }
-  let failure: unknown;
-  for (const reference of references) {
-    try {
-      await settleSandboxSends(ctx, [reference]);
-    } catch (error) {
-      failure ??= error ?? new Error(`settling ${reference} failed`);
-    }
-  }
-  if (failure !== undefined) throw failure;
+function settleJob(ctx: AppContext, job: ClaimedJob): Promise<void> {
+  return togetherOrEachAlone(
+    referencesOf(job),
+    (references) => settleSandboxSends(ctx, references),
+    (reference) => settleSandboxSends(ctx, [reference]),
+  );
 }
 
 export function registerChainJobs(runner: JobRunner, ctx: AppContext): void {

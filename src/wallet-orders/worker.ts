@@ -1,6 +1,7 @@
 import { onChainOutcome, onChainOutcomes } from '../chains/port.ts';
 import type { AppContext } from '../platform/context.ts';
 import type { ClaimedJob, JobRunner } from '../platform/jobs/runner.ts';
+import { togetherOrEachAlone } from '../platform/jobs/together-or-alone.ts';
 import { expireAuthorization } from './authorization.ts';
 import { EXPIRE_AUTHORIZATION_JOB, ordersOfProcessingJob, PROCESS_ORDER_JOB } from './jobs.ts';
 import { onOrderDeliveries, onOrderDelivery, processOrder, processOrders } from './transitions.ts';
@@ -32,25 +33,13 @@ async function processInChunks(ctx: AppContext, orderIds: readonly string[]): Pr
 
 /**
  * One processing job (alone, or after its batch failed): its orders together, and if that fails,
- * each order alone, so one order that cannot be processed does not hold up the others placed
- * with it. The job fails (and is retried) if any order failed; orders processed meanwhile are
- * skipped on the retry, as processOrders skips every order no longer waiting.
+ * each order alone; orders processed meanwhile are skipped on the retry, as processOrders skips
+ * every order no longer waiting.
  */
-async function processJobOrders(ctx: AppContext, job: ClaimedJob): Promise<void> {
-  const orderIds = orderIdsOf(job);
-  try {
-    await processOrders(ctx, orderIds);
-    return;
-  } catch (error) {
-    if (orderIds.length === 1) throw error;
-  }
-  let failure: { error: unknown } | undefined;
-  for (const orderId of orderIds) {
-    try {
-      await processOrder(ctx, orderId);
-    } catch (error) {
-      failure ??= { error };
-    }
-  }
-  if (failure) throw failure.error;
+function processJobOrders(ctx: AppContext, job: ClaimedJob): Promise<void> {
+  return togetherOrEachAlone(
+    orderIdsOf(job),
+    (orderIds) => processOrders(ctx, orderIds),
+    (orderId) => processOrder(ctx, orderId),
+  );
 }
