@@ -219,7 +219,9 @@ describe('card orders placed together', () => {
         ),
       ).toBe(1);
     } finally {
-      await t.database.db.query('DROP TRIGGER refuse_stuck_send ON chain_sends; DROP FUNCTION refuse_stuck_send();');
+      await t.database.db.query(
+        'DROP TRIGGER refuse_stuck_send ON chain_sends; DROP FUNCTION refuse_stuck_send();',
+      );
     }
     expect(await auditLedger(t.ctx.db)).toEqual({ unbalancedCurrencies: [], driftedBalances: [] });
   });
