@@ -37,7 +37,7 @@ export function releaseCardHold(tx: Tx, order: OrderRow): Promise<void> {
   return voidHold(tx, order.hold_id);
 }
 
-function sourceFee(order: OrderRow): Money {
+function sourceFee(order: Pick<OrderRow, 'fees' | 'source_currency'>): Money {
   return new Money(order.fees[order.source_currency] ?? '0');
 }
 
@@ -46,7 +46,9 @@ function sourceFee(order: OrderRow): Money {
  * house:fees and the rest to house:fx. Booked by the PROCESSING status change (moveTo), or on
  * its own (settleHold).
  */
-export function captureEntry(order: OrderRow): { holdId: number; entry: NewEntry } {
+export function captureEntry(
+  order: Pick<OrderRow, 'id' | 'hold_id' | 'source_amount' | 'source_currency' | 'fees'>,
+): { holdId: number; entry: NewEntry } {
   if (order.hold_id === null) throw new Error(`order ${order.id} has no card hold`);
   const charged = new Money(order.source_amount);
   const fee = sourceFee(order);

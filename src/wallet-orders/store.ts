@@ -254,10 +254,41 @@ export async function lockOrder(q: Queryable, id: string): Promise<OrderRow | un
   return rows[0];
 }
 
-/** lockOrder for orders processed together: locked in id order, as two batches must. */
-export async function lockOrders(q: Queryable, ids: readonly string[]): Promise<OrderRow[]> {
-  const { rows } = await q.query<OrderRow>(
-    `${SELECT} WHERE o.id = ANY($1::text[]) ORDER BY o.id FOR UPDATE OF o`,
+/** What processing a cleared order reads of it: its state, its hold, and its quote and parties. */
+export type ProcessingOrderRow = Pick<
+  OrderRow,
+  | 'id'
+  | 'status'
+  | 'auth_state'
+  | 'partner_id'
+  | 'account_id'
+  | 'owner'
+  | 'dest'
+  | 'source_currency'
+  | 'source_amount'
+  | 'purchase_amount'
+  | 'dest_currency'
+  | 'dest_amount'
+  | 'exchange_rate'
+  | 'fees'
+  | 'hold_id'
+>;
+
+/**
+ * lockOrder for the orders of the worker's processing batch: locked in id order, as two batches
+ * must, reading only the columns processing needs (not the contact, card and billing details,
+ * nor the timestamps).
+ */
+export async function lockProcessingOrders(
+  q: Queryable,
+  ids: readonly string[],
+): Promise<ProcessingOrderRow[]> {
+  const { rows } = await q.query<ProcessingOrderRow>(
+    `SELECT o.id, o.status, a.state AS auth_state, o.partner_id, o.account_id, o.owner, o.dest,
+       o.source_currency, o.source_amount, o.purchase_amount, o.dest_currency, o.dest_amount,
+       o.exchange_rate, o.fees, o.hold_id
+     FROM wallet_orders o LEFT JOIN wallet_order_authorizations a ON a.order_id = o.id
+     WHERE o.id = ANY($1::text[]) ORDER BY o.id FOR UPDATE OF o`,
     [ids],
   );
   return rows;
@@ -270,8 +301,8 @@ export type DeliveringOrderRow = Pick<
 >;
 
 /**
- * lockOrders for the chain's reports on deliveries: the same locks, in id order, and only the
- * columns a delivery reads (a failed one re-reads its whole row: failOrder).
+ * lockOrder for the orders of the chain's reports on deliveries: locked in id order, reading
+ * only the columns a delivery needs (a failed one re-reads its whole row: failOrder).
  */
 export async function lockDeliveringOrders(
   q: Queryable,

@@ -20,8 +20,9 @@ import {
   failPendingAuthorization,
   lockDeliveringOrders,
   lockOrder,
-  lockOrders,
+  lockProcessingOrders,
   type OrderRow,
+  type ProcessingOrderRow,
   setStatus,
   setStatuses,
 } from './store.ts';
@@ -85,7 +86,7 @@ export async function failOrder(ctx: AppContext, tx: Tx, order: OrderRow, failur
 }
 
 /** Still waiting for the worker: checks passed and no authorization step left pending. */
-const awaitsProcessing = (order: OrderRow) =>
+const awaitsProcessing = (order: Pick<OrderRow, 'status' | 'auth_state'>) =>
   order.status === 'RUNNING_CHECKS' && (order.auth_state === null || order.auth_state === 'PASSED');
 
 const isCustody = (dest: string) => dest.startsWith('account:') || dest.startsWith('AC_');
@@ -110,7 +111,7 @@ export function processOrder(ctx: AppContext, orderId: string): Promise<void> {
 export async function processOrders(ctx: AppContext, orderIds: readonly string[]): Promise<void> {
   const toCustody: string[] = [];
   await withTransaction(ctx.db, async (tx) => {
-    const ready = (await lockOrders(tx, orderIds)).filter(awaitsProcessing);
+    const ready = (await lockProcessingOrders(tx, orderIds)).filter(awaitsProcessing);
     const toChain = ready.filter((order) => !isCustody(order.dest));
     toCustody.push(...ready.filter((order) => isCustody(order.dest)).map((order) => order.id));
     if (toChain.length === 0) return;
@@ -205,7 +206,7 @@ export async function onOrderDeliveries(ctx: AppContext, tx: Tx, outcomes: Chain
 }
 
 /** The order's crypto on its way to the address it names. */
-function chainSendOf(ctx: AppContext, order: OrderRow): ChainSend {
+function chainSendOf(ctx: AppContext, order: ProcessingOrderRow): ChainSend {
   const { chain, address } = parseChainSrn(order.dest, 'dest', networkFor(ctx.config.env));
   return {
     reference: `order:${order.id}`,
