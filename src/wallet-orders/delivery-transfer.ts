@@ -1,12 +1,12 @@
 import type { OrderDelivery } from '../transfers/order-transfers.ts';
-import type { ProcessingOrderRow } from './store.ts';
+import type { WorkerOrderRow } from './store.ts';
 
 /**
  * What the transfers module records as the order's delivery transfer (facts §1.9: the
  * PROCESSING order's `transferId` is a transfer the partner can GET): the order's own quote,
  * figure for figure, so the transfer and the order never disagree.
  */
-export function deliveryOf(order: ProcessingOrderRow): OrderDelivery {
+export function deliveryOf(order: WorkerOrderRow): OrderDelivery {
   return {
     orderId: order.id,
     partnerId: order.partner_id,

@@ -254,8 +254,11 @@ export async function lockOrder(q: Queryable, id: string): Promise<OrderRow | un
   return rows[0];
 }
 
-/** What processing a cleared order reads of it: its state, its hold, and its quote and parties. */
-export type ProcessingOrderRow = Pick<
+/**
+ * What the worker reads of an order it processes or settles the delivery of: its state, its hold,
+ * its quote and parties (not the contact, card and billing details, nor the timestamps).
+ */
+export type WorkerOrderRow = Pick<
   OrderRow,
   | 'id'
   | 'status'
@@ -272,45 +275,21 @@ export type ProcessingOrderRow = Pick<
   | 'exchange_rate'
   | 'fees'
   | 'hold_id'
+  | 'transfer_id'
 >;
 
 /**
- * lockOrder for the orders of the worker's processing batch: locked in id order, as two batches
- * must, reading only the columns processing needs (not the contact, card and billing details,
- * nor the timestamps).
+ * lockOrder for the orders of a worker batch (processing, or the chain's reports on deliveries):
+ * locked in id order, as two batches must, reading only what the worker needs. A step that
+ * needs the whole row (failOrder) re-reads it with lockOrder.
  */
-export async function lockProcessingOrders(
-  q: Queryable,
-  ids: readonly string[],
-): Promise<ProcessingOrderRow[]> {
-  const { rows } = await q.query<ProcessingOrderRow>(
+export async function lockWorkerOrders(q: Queryable, ids: readonly string[]): Promise<WorkerOrderRow[]> {
+  const { rows } = await q.query<WorkerOrderRow>(
     `SELECT o.id, o.status, a.state AS auth_state, o.partner_id, o.account_id, o.owner, o.dest,
        o.source_currency, o.source_amount, o.purchase_amount, o.dest_currency, o.dest_amount,
-       o.exchange_rate, o.fees, o.hold_id
+       o.exchange_rate, o.fees, o.hold_id, o.transfer_id
      FROM wallet_orders o LEFT JOIN wallet_order_authorizations a ON a.order_id = o.id
      WHERE o.id = ANY($1::text[]) ORDER BY o.id FOR UPDATE OF o`,
-    [ids],
-  );
-  return rows;
-}
-
-/** What settling an order's delivery reads of it: its state and what it delivers where. */
-export type DeliveringOrderRow = Pick<
-  OrderRow,
-  'id' | 'status' | 'transfer_id' | 'dest' | 'dest_currency' | 'dest_amount'
->;
-
-/**
- * lockOrder for the orders of the chain's reports on deliveries: locked in id order, reading
- * only the columns a delivery needs (a failed one re-reads its whole row: failOrder).
- */
-export async function lockDeliveringOrders(
-  q: Queryable,
-  ids: readonly string[],
-): Promise<DeliveringOrderRow[]> {
-  const { rows } = await q.query<DeliveringOrderRow>(
-    `SELECT id, status, transfer_id, dest, dest_currency, dest_amount FROM wallet_orders
-     WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE`,
     [ids],
   );
   return rows;

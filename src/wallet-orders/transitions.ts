@@ -18,13 +18,12 @@ import type { Failure } from './errors.ts';
 import { captureEntry, deliveryEntry, refundEntry, releaseCardHold } from './ledger.ts';
 import {
   failPendingAuthorization,
-  lockDeliveringOrders,
   lockOrder,
-  lockProcessingOrders,
+  lockWorkerOrders,
   type OrderRow,
-  type ProcessingOrderRow,
   setStatus,
   setStatuses,
+  type WorkerOrderRow,
 } from './store.ts';
 import { notifyOrderStatus } from './webhooks.ts';
 
@@ -111,7 +110,7 @@ export function processOrder(ctx: AppContext, orderId: string): Promise<void> {
 export async function processOrders(ctx: AppContext, orderIds: readonly string[]): Promise<void> {
   const toCustody: string[] = [];
   await withTransaction(ctx.db, async (tx) => {
-    const ready = (await lockProcessingOrders(tx, orderIds)).filter(awaitsProcessing);
+    const ready = (await lockWorkerOrders(tx, orderIds)).filter(awaitsProcessing);
     const toChain = ready.filter((order) => !isCustody(order.dest));
     toCustody.push(...ready.filter((order) => isCustody(order.dest)).map((order) => order.id));
     if (toChain.length === 0) return;
@@ -176,7 +175,7 @@ export function onOrderDelivery(ctx: AppContext, tx: Tx, outcome: ChainOutcome):
  */
 export async function onOrderDeliveries(ctx: AppContext, tx: Tx, outcomes: ChainOutcome[]): Promise<void> {
   const byOrder = new Map(outcomes.map((outcome) => [outcome.reference.slice('order:'.length), outcome]));
-  const processing = (await lockDeliveringOrders(tx, [...byOrder.keys()])).filter(
+  const processing = (await lockWorkerOrders(tx, [...byOrder.keys()])).filter(
     (order) => order.status === 'PROCESSING',
   );
   const delivered = processing.filter((order) => byOrder.get(order.id)!.status === 'CONFIRMED');
@@ -206,7 +205,7 @@ export async function onOrderDeliveries(ctx: AppContext, tx: Tx, outcomes: Chain
 }
 
 /** The order's crypto on its way to the address it names. */
-function chainSendOf(ctx: AppContext, order: ProcessingOrderRow): ChainSend {
+function chainSendOf(ctx: AppContext, order: WorkerOrderRow): ChainSend {
   const { chain, address } = parseChainSrn(order.dest, 'dest', networkFor(ctx.config.env));
   return {
     reference: `order:${order.id}`,
