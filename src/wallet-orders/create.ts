@@ -18,6 +18,7 @@ import type { Quote } from '../pricing/quote.ts';
 import { quote as priceQuote } from '../pricing/service.ts';
 import { authorizationStep } from './authorization.ts';
 import { walletOrderErrors } from './errors.ts';
+import { jobsOfNewOrders } from './jobs.ts';
 import { cardHoldArguments } from './ledger.ts';
 import type { WalletOrderRequest } from './request.ts';
 import { insertOrders, type NewOrder, type NewOrderWrite } from './store.ts';
@@ -311,7 +312,8 @@ export async function storeWalletOrder(ctx: AppContext, tx: Tx, prepared: Prepar
   const draft = draftOrder(ctx, prepared, reservation);
   await recordSpend(ctx, tx, spendOf(draft));
   const step = await authorizeCard(ctx, tx, cardAuthorizationOf(draft));
-  const [row] = await insertOrders(tx, [orderWrite(ctx, draft, step)], draft.nowMs);
+  const writes = [orderWrite(ctx, draft, step)];
+  const [row] = await insertOrders(tx, writes, jobsOfNewOrders(writes), draft.nowMs);
   return walletOrderView(row!);
 }
 

@@ -1,5 +1,6 @@
 import type { Queryable } from '../platform/db/pool.ts';
 import { enqueueJob, type NewJob } from '../platform/jobs/queue.ts';
+import type { NewOrderWrite } from './store.ts';
 
 export const PROCESS_ORDER_JOB = 'walletOrders.process';
 export const EXPIRE_AUTHORIZATION_JOB = 'walletOrders.expireAuthorization';
@@ -18,6 +19,17 @@ export function processingJob(orderIds: readonly string[]): NewJob {
 export function ordersOfProcessingJob(payload: Record<string, unknown>): string[] {
   if (Array.isArray(payload.orderIds)) return payload.orderIds.map(String);
   return payload.orderId === undefined ? [] : [String(payload.orderId)];
+}
+
+/**
+ * What new orders queue: each authorization step's expiry job, and one processing job for all
+ * the orders cleared (no step) by the same statement.
+ */
+export function jobsOfNewOrders(writes: readonly NewOrderWrite[]): NewJob[] {
+  const jobs = writes.flatMap((write) => (write.step ? [write.step.job] : []));
+  const cleared = writes.filter((write) => write.step === undefined).map((write) => write.order.id);
+  if (cleared.length > 0) jobs.push(processingJob(cleared));
+  return jobs;
 }
 
 export function enqueueProcessing(q: Queryable, orderId: string) {

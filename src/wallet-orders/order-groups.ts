@@ -16,6 +16,7 @@ import {
   placeWalletOrderAlone,
   spendOf,
 } from './create.ts';
+import { jobsOfNewOrders } from './jobs.ts';
 import { insertOrders } from './store.ts';
 import { type WalletOrderBody, walletOrderView } from './view.ts';
 
@@ -109,7 +110,7 @@ async function storeOrderGroup(ctx: AppContext, tx: Tx, group: PreparedOrder[]):
     fitting.atMs,
   );
   const writes = authorized.map(({ draft, step }) => orderWrite(ctx, draft, step));
-  const rows = await insertOrders(tx, writes, authorized[0]!.draft.nowMs);
+  const rows = await insertOrders(tx, writes, jobsOfNewOrders(writes), authorized[0]!.draft.nowMs);
   authorized.forEach(({ index }, position) => {
     outcomes[index] = { order: walletOrderView(rows[position]!) };
   });

@@ -8,7 +8,6 @@ import {
 } from '../ledger/service.ts';
 import type { Queryable } from '../platform/db/pool.ts';
 import { jobParams, type NewJob } from '../platform/jobs/queue.ts';
-import { processingJob } from './jobs.ts';
 
 /** SQL for wallet orders and their authorization steps (migrations/008_cards.sql). */
 
@@ -192,13 +191,14 @@ const INSERT_ORDERS = (() => {
 })();
 
 /**
- * The orders with their card holds, authorization steps (processing jobs, or the step's expiry
- * job) and jobs, in one statement; answers the rows (as lockOrder reads them) in the writes'
+ * The orders with their card holds and authorization steps, and the jobs they queue (jobs.ts
+ * jobsOfNewOrders), in one statement; answers the rows (as lockOrder reads them) in the writes'
  * order. The ledger's refusals come back as ledgerRefusal makes them.
  */
 export async function insertOrders(
   q: Queryable,
   writes: readonly NewOrderWrite[],
+  jobs: readonly NewJob[],
   nowMs: number,
 ): Promise<OrderRow[]> {
   const values: unknown[] = [JSON.stringify(writes.map(({ order }) => order))];
@@ -220,8 +220,8 @@ export async function insertOrders(
     steps.map((write) => step(write).card2faHash),
     steps.map((write) => step(write).expiresAtMs),
   );
-  const jobs = jobsOf(writes).map(jobParams);
-  for (let field = 0; field < 4; field++) values.push(jobs.map((params) => params[field]));
+  const queued = jobs.map(jobParams);
+  for (let field = 0; field < 4; field++) values.push(queued.map((params) => params[field]));
   try {
     const { rows } = await q.query<OrderRow>(INSERT_ORDERS, values);
     const byId = new Map(rows.map((row) => [row.id, row]));
@@ -229,14 +229,6 @@ export async function insertOrders(
   } catch (error) {
     throw ledgerRefusal(error);
   }
-}
-
-/** The steps' expiry jobs, and one processing job for all the orders cleared (no step) together. */
-function jobsOf(writes: readonly NewOrderWrite[]): NewJob[] {
-  const jobs = writes.flatMap((write) => (write.step ? [write.step.job] : []));
-  const cleared = writes.filter((write) => write.step === undefined).map((write) => write.order.id);
-  if (cleared.length > 0) jobs.push(processingJob(cleared));
-  return jobs;
 }
 
 /** partnerId undefined: the hosted pages and workers, for which the id itself is the capability. */
