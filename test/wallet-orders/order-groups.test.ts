@@ -15,6 +15,7 @@ import {
   startCardOrderApp,
   testCard,
   US_ADDRESS,
+  whileRefusingInserts,
   workerFor,
 } from './support.ts';
 
@@ -183,15 +184,8 @@ describe('card orders placed together', () => {
     const other = await roomyPartner(t, 'Shared processing job');
     const stuckDest = 'ethereum:0x00000000000000000000000000000000000000b0';
     // A rule the service does not know: PostgreSQL refuses a chain send to this address.
-    await t.database.db.query(`
-      CREATE FUNCTION refuse_stuck_send() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        IF NEW.address = '${stuckDest.slice('ethereum:'.length)}' THEN RAISE EXCEPTION 'send refused by test trigger'; END IF;
-        RETURN NEW;
-      END $$;
-      CREATE TRIGGER refuse_stuck_send BEFORE INSERT ON chain_sends
-        FOR EACH ROW EXECUTE FUNCTION refuse_stuck_send();`);
-    try {
+    const stuckAddress = stuckDest.slice('ethereum:'.length);
+    await whileRefusingInserts(t, 'chain_sends', `NEW.address = '${stuckAddress}'`, async () => {
       const reservations = await lockedReservations(other, 11);
       reservations.push(await lockedReservation(t, other, { dest: stuckDest }));
       const answers = await Promise.all(
@@ -218,11 +212,7 @@ describe('card orders placed together', () => {
           [stuck],
         ),
       ).toBe(1);
-    } finally {
-      await t.database.db.query(
-        'DROP TRIGGER refuse_stuck_send ON chain_sends; DROP FUNCTION refuse_stuck_send();',
-      );
-    }
+    });
     expect(await auditLedger(t.ctx.db)).toEqual({ unbalancedCurrencies: [], driftedBalances: [] });
   });
 
@@ -230,15 +220,7 @@ describe('card orders placed together', () => {
     const other = await roomyPartner(t, 'Refused group');
     // A database rule the service does not know: an order with this e-mail is refused by
     // PostgreSQL, which takes the whole group's statement down with it.
-    await t.database.db.query(`
-      CREATE FUNCTION refuse_marked_order() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        IF NEW.email = 'refuse@example.com' THEN RAISE EXCEPTION 'order refused by test trigger'; END IF;
-        RETURN NEW;
-      END $$;
-      CREATE TRIGGER refuse_marked_order BEFORE INSERT ON wallet_orders
-        FOR EACH ROW EXECUTE FUNCTION refuse_marked_order();`);
-    try {
+    await whileRefusingInserts(t, 'wallet_orders', `NEW.email = 'refuse@example.com'`, async () => {
       const reservations = await lockedReservations(other, 12);
       const answers = await Promise.all(
         reservations.map((r, n) =>
@@ -256,10 +238,6 @@ describe('card orders placed together', () => {
           reservations[5]!.reservation,
         ]),
       ).toBe(1);
-    } finally {
-      await t.database.db.query(
-        'DROP TRIGGER refuse_marked_order ON wallet_orders; DROP FUNCTION refuse_marked_order();',
-      );
-    }
+    });
   });
 });

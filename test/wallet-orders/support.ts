@@ -145,3 +145,29 @@ export async function nonZeroBalances(t: TestApp) {
   );
   return rows;
 }
+
+/**
+ * Runs `body` while PostgreSQL refuses every row inserted into `table` for which `condition`
+ * (SQL over NEW) holds: a rule the service does not know, to make one order of a group or batch
+ * fail where the service cannot foresee it. The trigger is gone afterwards, whatever happened.
+ */
+export async function whileRefusingInserts(
+  t: TestApp,
+  table: string,
+  condition: string,
+  body: () => Promise<void>,
+): Promise<void> {
+  const name = `refuse_${table}_in_test`;
+  await t.database.db.query(`
+    CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      IF ${condition} THEN RAISE EXCEPTION 'refused by test trigger on ${table}'; END IF;
+      RETURN NEW;
+    END $$;
+    CREATE TRIGGER ${name} BEFORE INSERT ON ${table} FOR EACH ROW EXECUTE FUNCTION ${name}();`);
+  try {
+    await body();
+  } finally {
+    await t.database.db.query(`DROP TRIGGER ${name} ON ${table}; DROP FUNCTION ${name}();`);
+  }
+}
