@@ -149,4 +149,18 @@ describe('card orders processed together', () => {
     }
     expect(await auditLedger(t.database.db)).toEqual({ unbalancedCurrencies: [], driftedBalances: [] });
   });
+
+  it('still processes a job queued by the release before shared jobs (payload orderId)', async () => {
+    const [id] = await placeOrders([{}]);
+    // As the previous release queued it: one job per order, its id under `orderId`.
+    const { rowCount } = await t.database.db.query(
+      `UPDATE jobs SET payload = jsonb_build_object('orderId', $1::text)
+       WHERE kind = 'walletOrders.process' AND payload->'orderIds' ? $1`,
+      [id],
+    );
+    expect(rowCount).toBe(1);
+    await workerFor(t).drain();
+    expect(await readOrder(t, partner, id!)).toMatchObject({ status: 'COMPLETE' });
+    expect(await entryTransactions('order.capture', [id!])).toBe(1);
+  });
 });
