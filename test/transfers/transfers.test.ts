@@ -180,6 +180,19 @@ describe('POST /v3/transfers between custody balances', () => {
     expect(await balances(t, `user:${alice}`)).toEqual(before);
   });
 
+  it('lets a real transfer take the customId of a preview: previews are quotes, not transfers', async () => {
+    const body = { sourceCurrency: 'USD', sourceAmount: 1, dest: `user:${bob}`, customId: 'quoted-9' };
+    const preview = await transfer(t, partner, alice, { ...body, preview: true });
+    expect(preview.body.status).toBe('PREVIEW');
+    const real = await transfer(t, partner, alice, { ...body, autoConfirm: true });
+    expect(real.status, real.text).toBe(200);
+    const again = await transfer(t, partner, alice, { ...body, autoConfirm: true });
+    expect(again.body).toMatchObject({
+      errorCode: 'validation.duplicateCustomId',
+      problematicField: 'customId',
+    });
+  });
+
   it('replays an Idempotency-Key instead of moving twice', async () => {
     const body = { sourceCurrency: 'USD', sourceAmount: 2, dest: `user:${bob}`, autoConfirm: true };
     const first = await transfer(t, partner, alice, body, { 'idempotency-key': 'tf-1' });
