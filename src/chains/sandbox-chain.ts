@@ -1,8 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { bech32 } from '@scure/base';
 import type { AppContext } from '../platform/context.ts';
 import { withTransaction } from '../platform/db/pool.ts';
-import { randomChars } from '../platform/ids.ts';
+import { randomChars, randomHex } from '../platform/ids.ts';
 import type { ClaimedJob, JobRunner } from '../platform/jobs/runner.ts';
 import { togetherOrEachAlone } from '../platform/jobs/together-or-alone.ts';
 import { type Chain, sandboxDepositAddress } from './addresses.ts';
@@ -31,8 +30,6 @@ function sendFails(send: ChainSendRow): boolean {
   return failing !== undefined && failing.toLowerCase() === send.address.toLowerCase();
 }
 
-const hex = (bytes: number) => randomBytes(bytes).toString('hex');
-
 /** The simulated hot wallet's address on each chain: derived once (an HMAC and, on EVM, a keccak checksum). */
 const hotWallets = new Map<string, string>();
 function hotWalletAddress(chain: Chain): string {
@@ -49,12 +46,12 @@ function generatedTx(send: ChainSendRow, nowMs: number): Record<string, unknown>
   const evm = send.chain !== 'bitcoin';
   return {
     id: `TR_${randomChars(11)}`,
-    networkTxId: evm ? `0x${hex(32)}` : hex(32),
+    networkTxId: evm ? `0x${randomHex(32)}` : randomHex(32),
     createdAt: nowMs,
     confirmations: 1,
     timeObserved: nowMs,
     blockTime: nowMs,
-    blockhash: evm ? `0x${hex(32)}` : `00000000${hex(28)}`,
+    blockhash: evm ? `0x${randomHex(32)}` : `00000000${randomHex(28)}`,
     amount: send.amount,
     direction: 'OUTGOING',
     networkFee: send.network_fee,

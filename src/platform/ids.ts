@@ -36,6 +36,11 @@ export function randomChars(length: number, alphabet = ID_ALPHABET): string {
   return out;
 }
 
+/** `bytes` crypto-random bytes as hex, from the same pool (simulated transaction hashes, say). */
+export function randomHex(bytes: number): string {
+  return takeRandomBytes(bytes).toString('hex');
+}
+
 /** `AC_YQG97JUANCF`: prefix, underscore, 11 characters (55 bits of randomness). */
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${randomChars(11)}`;

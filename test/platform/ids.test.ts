@@ -7,6 +7,7 @@ import {
   newKey,
   newReservationId,
   randomChars,
+  randomHex,
 } from '../../src/platform/ids.ts';
 
 const CHAR = '[23456789ABCDEFGHJKLMNPQRSTUVWXYZ]';
@@ -70,5 +71,12 @@ describe('ids', () => {
   it('draws from a custom alphabet when given one', () => {
     expect(randomChars(50, 'AB')).toMatch(/^[AB]{50}$/);
     expect(randomChars(0)).toBe('');
+  });
+
+  it('draws hex strings from the pool, never the same bytes twice', () => {
+    const drawn = Array.from({ length: 2000 }, () => randomHex(32));
+    for (const value of drawn) expect(value).toMatch(/^[0-9a-f]{64}$/);
+    expect(new Set(drawn).size).toBe(drawn.length);
+    expect(randomHex(0)).toBe('');
   });
 });
