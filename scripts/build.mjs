@@ -9,7 +9,8 @@
 import { build } from 'esbuild';
 
 await build({
-  entryPoints: ['src/main.ts'],
+  // The worker thread's entry (src/worker-thread-host.ts starts dist/worker-thread.js).
+  entryPoints: ['src/main.ts', 'src/worker-thread.ts'],
   outdir: 'dist',
   bundle: true,
   splitting: true,

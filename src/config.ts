@@ -24,6 +24,11 @@ export interface Config {
   bodyLimitBytes: number;
   shutdownTimeoutMs: number;
   workersEnabled: boolean;
+  /**
+   * `serve` runs its workers on a thread of their own (worker-thread-host.ts), off the event loop
+   * that answers requests; false runs them on that event loop, as `rampart worker` does.
+   */
+  workerThread: boolean;
   workerPollMs: number;
   /** Connections of the workers' own pool, and how many jobs a process runs at once. */
   workerPoolSize: number;
@@ -224,6 +229,7 @@ export function loadConfig(env: Env = process.env): Config {
     bodyLimitBytes: intSetting(env, 'RAMPART_BODY_LIMIT_BYTES', 1_048_576, 1024, 64 * 1_048_576),
     shutdownTimeoutMs: intSetting(env, 'RAMPART_SHUTDOWN_TIMEOUT_MS', 10_000, 100, 600_000),
     workersEnabled: booleanSetting(env, 'RAMPART_WORKERS', true),
+    workerThread: booleanSetting(env, 'RAMPART_WORKER_THREAD', true),
     workerPollMs: intSetting(env, 'RAMPART_WORKER_POLL_MS', 1000, 10, 60_000),
     workerPoolSize: intSetting(env, 'RAMPART_WORKER_POOL_SIZE', 4, 1, 100),
     jobLeaseSeconds: intSetting(env, 'RAMPART_JOB_LEASE_SECONDS', 60, 3, 3600),

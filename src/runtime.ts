@@ -18,6 +18,7 @@ import { loggerOptions } from './platform/logger.ts';
 import { registerTransferJobs } from './transfers/lifecycle.ts';
 import { registerUserJobs } from './users/jobs.ts';
 import { registerWalletOrderJobs } from './wallet-orders/worker.ts';
+import { startWorkerThread, type WorkerThreadHost } from './worker-thread-host.ts';
 
 export type Mode = 'serve' | 'worker';
 
@@ -98,7 +99,8 @@ async function startOn(config: Config, mode: Mode, opened: OpenedDatabase): Prom
   }
   let jobs: JobRunner | undefined;
   let callbacks: DeliveryWorker | undefined;
-  if (config.workersEnabled || mode === 'worker') {
+  let thread: WorkerThreadHost | undefined;
+  if (mode === 'worker' || (config.workersEnabled && !config.workerThread)) {
     // The workers' own connections: a busy HTTP server's requests queue for the main pool, and a
     // job queued behind them for every statement fell ever further behind (bench/FINDINGS.md).
     const workerCtx: AppContext = { ...ctx, db: workerDb };
@@ -112,12 +114,25 @@ async function startOn(config: Config, mode: Mode, opened: OpenedDatabase): Prom
     await registerTransferJobs(jobs, workerCtx);
     jobs.start();
     callbacks = startCallbackWorker(workerCtx, log);
+  } else if (config.workersEnabled) {
+    const { masterKey, operatorToken } = secrets;
+    thread = startWorkerThread(
+      { ...config, databaseUrl: opened.connectionString, masterKey, operatorToken },
+      log,
+    );
+    try {
+      await thread.ready;
+    } catch (error) {
+      clearInterval(clockSync);
+      await app?.close();
+      throw error;
+    }
   }
 
   const stop = async () => {
     clearInterval(clockSync);
     const drained = await Promise.race([
-      Promise.all([app?.close(), jobs?.stop(), callbacks?.stop()]).then(() => true),
+      Promise.all([app?.close(), jobs?.stop(), callbacks?.stop(), thread?.stop()]).then(() => true),
       sleep(config.shutdownTimeoutMs).then(() => false),
     ]);
     // Past the bound: cut the connections still open. The pool's end() waits for every client

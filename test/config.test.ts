@@ -34,6 +34,7 @@ describe('loadConfig', () => {
       bodyLimitBytes: 1_048_576,
       shutdownTimeoutMs: 10_000,
       workersEnabled: true,
+      workerThread: true,
       workerPollMs: 1000,
       workerPoolSize: 4,
     });
@@ -49,6 +50,7 @@ describe('loadConfig', () => {
       DATABASE_URL: 'postgresql://u:p@db:5432/rampart',
       LOG_LEVEL: 'warn',
       RAMPART_WORKERS: 'false',
+      RAMPART_WORKER_THREAD: '0',
       RAMPART_DB_POOL_SIZE: '25',
       RAMPART_WORKER_POOL_SIZE: '8',
     });
@@ -60,6 +62,7 @@ describe('loadConfig', () => {
       databaseUrl: 'postgresql://u:p@db:5432/rampart',
       logLevel: 'warn',
       workersEnabled: false,
+      workerThread: false,
       dbPoolSize: 25,
       workerPoolSize: 8,
       publicUrls: ['http://localhost:8080'],
@@ -87,6 +90,7 @@ describe('loadConfig', () => {
     ['RAMPART_PUBLIC_URL', { RAMPART_PUBLIC_URL: 'https://ok.example.com,ftp://bad' }],
     ['LOG_LEVEL', { LOG_LEVEL: 'loud' }],
     ['RAMPART_WORKERS', { RAMPART_WORKERS: 'maybe' }],
+    ['RAMPART_WORKER_THREAD', { RAMPART_WORKER_THREAD: 'maybe' }],
     ['RAMPART_DB_POOL_SIZE', { RAMPART_DB_POOL_SIZE: '0' }],
     ['RAMPART_WORKER_POOL_SIZE', { RAMPART_WORKER_POOL_SIZE: '0' }],
     ['RAMPART_WORKER_POOL_SIZE', { RAMPART_WORKER_POOL_SIZE: '101' }],

@@ -1,7 +1,9 @@
 import net from 'node:net';
 import pg from 'pg';
+import pino from 'pino';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { type Running, startRampart } from '../src/runtime.ts';
+import { startWorkerThread } from '../src/worker-thread-host.ts';
 import { operatorHeaders, testConfig } from './helpers/app.ts';
 import { freshDatabase, type TestDatabase } from './helpers/db.ts';
 import { expectEnvelope, parseResponse } from './helpers/http.ts';
@@ -160,6 +162,60 @@ describe('startRampart serve', () => {
     } finally {
       await lock.release();
     }
+  });
+});
+
+/** Connections of the workers' pool (application_name rampart-worker) open on the database. */
+async function workerConnections(db: TestDatabase): Promise<number> {
+  const { rows } = await db.db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND application_name = 'rampart-worker'`,
+    [db.name],
+  );
+  return rows[0]!.n;
+}
+
+describe('startRampart serve, workers on their own thread', () => {
+  it('runs the jobs on the thread, and stop() ends it with its connections', async () => {
+    const db = await database();
+    await db.db.query(
+      `INSERT INTO idempotency_keys (scope, key, request_hash, response_status, response_body, expires_at)
+       VALUES ('s', 'expired', 'h', 200, '{}', now() - interval '1 second')`,
+    );
+    const { running, stop } = await start(db, 'serve', { RAMPART_WORKER_POLL_MS: '10' });
+    // Not on the request thread's event loop: no runner there.
+    expect(running.jobs).toBeUndefined();
+    await vi.waitFor(
+      async () => {
+        const { rows } = await db.db.query(
+          `SELECT 1 FROM jobs WHERE kind = 'platform.purge' AND state = 'done'`,
+        );
+        expect(rows.length).toBe(1);
+      },
+      { timeout: 10_000, interval: 20 },
+    );
+    expect((await db.db.query('SELECT key FROM idempotency_keys')).rows).toEqual([]);
+    expect(await workerConnections(db)).toBeGreaterThan(0);
+
+    await stop();
+    await vi.waitFor(async () => expect(await workerConnections(db)).toBe(0), {
+      timeout: 5_000,
+      interval: 20,
+    });
+  });
+
+  it('fails the start when the thread cannot start its workers', async () => {
+    const db = await database();
+    const log = pino({ level: 'silent' });
+    const config = testConfig({ RAMPART_DB_STATEMENT_TIMEOUT_MS: '60000' });
+    // Nothing listens there: the thread's migrations fail to connect.
+    const unreachable = `postgres://postgres@127.0.0.1:${await freePort()}/nowhere`;
+    const host = startWorkerThread(
+      { ...config, databaseUrl: unreachable, masterKey: config.masterKey! },
+      log,
+    );
+    await expect(host.ready).rejects.toThrow(/ECONNREFUSED|connect/);
+    await host.stop();
+    expect(await workerConnections(db)).toBe(0);
   });
 });
 

@@ -5,6 +5,8 @@ import { type EmbeddedServer, startEmbeddedPostgres } from './embedded.ts';
 import { createPool, type Db } from './pool.ts';
 
 export interface OpenedDatabase {
+  /** DATABASE_URL, or the embedded server's: where another thread of ours connects to. */
+  connectionString: string;
   db: Db;
   /** Same server; commits do not wait for the WAL flush (see AppContext.asyncCommitDb). */
   asyncCommitDb: Db;
@@ -43,6 +45,7 @@ function pools(
 ) {
   const { max, workerMax, statementTimeoutMs } = settings;
   return {
+    connectionString,
     db: createPool({ connectionString, max, statementTimeoutMs }),
     // Small: it carries single-row inserts only.
     asyncCommitDb: createPool({
