@@ -36,7 +36,8 @@ export interface Running {
 
 /**
  * Tables whose rows are updated or deleted all the time (queues, balances, holds, order and
- * transfer states), vacuumed every minute by registerVacuum whatever the server's autovacuum does.
+ * transfer states, signature-replay records), vacuumed every minute by registerVacuum whatever
+ * the server's autovacuum does.
  */
 const HOT_TABLES = [
   'jobs',
@@ -47,6 +48,7 @@ const HOT_TABLES = [
   'sandbox_card_authorizations',
   'transfers',
   'chain_sends',
+  'signature_replays',
 ];
 
 const CLOCK_SYNC_MS = 1000;
@@ -105,8 +107,8 @@ async function startOn(config: Config, mode: Mode, opened: OpenedDatabase): Prom
     // job queued behind them for every statement fell ever further behind (bench/FINDINGS.md).
     const workerCtx: AppContext = { ...ctx, db: workerDb };
     jobs = new JobRunner(workerDb, log, config.workerPollMs, config.jobLeaseSeconds, config.workerPoolSize);
-    await registerHousekeeping(jobs, workerDb, [purgeExpiredReplays]);
-    await registerVacuum(jobs, workerDb, HOT_TABLES);
+    await registerHousekeeping(jobs, workerDb);
+    await registerVacuum(jobs, workerDb, HOT_TABLES, [purgeExpiredReplays(config.signatureWindowMs)]);
     await registerGrowthAnalyze(jobs, workerDb);
     registerUserJobs(jobs, workerCtx);
     registerWalletOrderJobs(jobs, workerCtx);

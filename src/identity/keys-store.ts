@@ -135,16 +135,18 @@ export async function recordSignatureUses(
        FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[], $5::boolean[])
             WITH ORDINALITY AS r(api_key, signature, expires_ms, signed_ms, with_balances, ord)),
      live AS (
-       SELECT r.ord, r.signature, r.expires_ms, r.before_start, r.with_balances, ${KEY_COLUMNS}
+       SELECT r.ord, r.signature, r.signed_ms, r.expires_ms, r.before_start, r.with_balances, ${KEY_COLUMNS}
        FROM r JOIN api_keys k ON k.api_key = r.api_key AND k.deleted_at IS NULL
        LEFT JOIN accounts a ON a.id = k.account_id),
      first_uses AS (
-       SELECT DISTINCT ON (signature) ord, signature, expires_ms FROM live WHERE NOT before_start
+       SELECT DISTINCT ON (signature) ord, signature, signed_ms, expires_ms FROM live WHERE NOT before_start
        ORDER BY signature, ord),
      used AS (
-       INSERT INTO signature_replays (signature, expires_at)
-       SELECT signature, to_timestamp(expires_ms / 1000.0) FROM first_uses
-       ON CONFLICT (signature) DO NOTHING RETURNING signature)
+       INSERT INTO signature_replays (signed_at, signature, expires_at)
+       SELECT to_timestamp(f.signed_ms / 1000.0), f.signature, to_timestamp(f.expires_ms / 1000.0)
+       FROM first_uses f
+       WHERE NOT EXISTS (SELECT 1 FROM signature_replays_legacy l WHERE l.signature = f.signature)
+       ON CONFLICT (signed_at, signature) DO NOTHING RETURNING signature)
      SELECT live.ord, ${KEY_OUTPUT}, used.signature IS NOT NULL AS fresh, live.before_start AS signed_before_start
      FROM ${LIVE_WITH_BALANCES}
      LEFT JOIN first_uses f ON f.ord = live.ord
@@ -235,6 +237,20 @@ export async function deleteKeyWithin(
   return rowCount === 1;
 }
 
-export async function purgeExpiredReplays(q: Queryable): Promise<void> {
-  await q.query('DELETE FROM signature_replays WHERE expires_at < now()');
+/**
+ * Deletes the replay records whose signatures the window no longer lets in. Rows signed more than
+ * `windowMs` (this process's window) and a second ago are a range of the primary key; of those,
+ * a row a process with a longer window wrote stays until its own expires_at. Run every minute
+ * (runtime.ts), so the table holds about a window and a minute of signed traffic. The records of
+ * before migration 025 go as they expire too.
+ */
+export function purgeExpiredReplays(windowMs: number) {
+  return async (q: Queryable): Promise<void> => {
+    await q.query(
+      `DELETE FROM signature_replays
+       WHERE signed_at < now() - make_interval(secs => $1::double precision / 1000 + 1) AND expires_at < now()`,
+      [windowMs],
+    );
+    await q.query('DELETE FROM signature_replays_legacy WHERE expires_at < now()');
+  };
 }

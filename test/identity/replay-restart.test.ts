@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findLiveKeysBySecretHash, recordSignatureUses } from '../../src/identity/keys-store.ts';
+import {
+  findLiveKeysBySecretHash,
+  purgeExpiredReplays,
+  recordSignatureUses,
+} from '../../src/identity/keys-store.ts';
 import { hashSecret } from '../../src/identity/secrets.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createPartner, type PartnerCredentials } from '../helpers/partner.ts';
@@ -43,12 +47,14 @@ describe('replay records on the async-commit pool', () => {
 
   it('are recorded once for a signature made after the start, and visible to other connections at once', async () => {
     const signature = 'b'.repeat(64);
+    // A signature comes with the one timestamp it signed: a replay repeats both.
+    const signedAtMs = Date.now();
     const first = await recordSignatureUse(
       t.database.asyncCommitDb,
       partner.apiKey,
       signature,
-      Date.now() + 60_000,
-      Date.now(),
+      signedAtMs + 60_000,
+      signedAtMs,
     );
     expect(first).toMatchObject({ signedBeforeStart: false, fresh: true });
     expect(await replayRows(signature)).toBe(1);
@@ -56,8 +62,8 @@ describe('replay records on the async-commit pool', () => {
       t.database.db,
       partner.apiKey,
       signature,
-      Date.now() + 60_000,
-      Date.now(),
+      signedAtMs + 60_000,
+      signedAtMs,
     );
     expect(again).toMatchObject({ fresh: false });
   });
@@ -101,6 +107,49 @@ describe('signature uses recorded together (one statement for a group of request
     expect(await replayRows('c'.repeat(64))).toBe(1);
     expect(await replayRows('d'.repeat(64))).toBe(0);
     expect(await replayRows('e'.repeat(64))).toBe(0);
+  });
+});
+
+describe('replay records keyed by signing time (migration 025)', () => {
+  it('refuse a signature recorded before the migration (the legacy table) while it has not expired', async () => {
+    const signature = '1'.repeat(64);
+    await t.database.db.query(
+      `INSERT INTO signature_replays_legacy (signature, expires_at) VALUES ($1, now() + interval '4 minutes')`,
+      [signature],
+    );
+    const use = await recordSignatureUse(
+      t.database.db,
+      partner.apiKey,
+      signature,
+      Date.now() + 60_000,
+      Date.now(),
+    );
+    expect(use).toMatchObject({ fresh: false, signedBeforeStart: false });
+    expect(await replayRows(signature)).toBe(0);
+  });
+
+  it('are purged once out of the window, rows of a longer window kept until their own expiry', async () => {
+    const db = t.database.db;
+    await db.query('DELETE FROM signature_replays');
+    await db.query('DELETE FROM signature_replays_legacy');
+    await db.query(
+      `INSERT INTO signature_replays (signed_at, signature, expires_at) VALUES
+         (now() - interval '10 minutes', 'out-of-window', now() - interval '299 seconds'),
+         (now() - interval '10 minutes', 'longer-window', now() + interval '50 minutes'),
+         (now() - interval '1 minute', 'in-window', now() + interval '4 minutes'),
+         (now() + interval '1 minute', 'clock-ahead', now() + interval '6 minutes')`,
+    );
+    await db.query(
+      `INSERT INTO signature_replays_legacy (signature, expires_at) VALUES
+         ('legacy-expired', now() - interval '1 second'), ('legacy-live', now() + interval '1 minute')`,
+    );
+    await purgeExpiredReplays(300_000)(db);
+    const left = async (table: string) =>
+      (await db.query<{ signature: string }>(`SELECT signature FROM ${table} ORDER BY signature`)).rows.map(
+        (row) => row.signature,
+      );
+    expect(await left('signature_replays')).toEqual(['clock-ahead', 'in-window', 'longer-window']);
+    expect(await left('signature_replays_legacy')).toEqual(['legacy-live']);
   });
 });
 

@@ -13,8 +13,7 @@ const FINISHED_HOUSEKEEPING_RETENTION_HOURS = 1;
 
 /**
  * Hourly clean-up: expired Idempotency-Keys (they live 24 h), long-finished jobs (housekeeping's
- * own successful runs after an hour), and whatever
- * the domain modules hand in (e.g. expired signature-replay records). Scheduled
+ * own successful runs after an hour), and whatever the domain modules hand in. Scheduled
  * as a singleton (registerPeriodic), so however many processes run workers, one purge is queued
  * at a time, and a purge that fails does not end the hourly purges.
  */
@@ -72,13 +71,21 @@ const VACUUM_EVERY_MS = 60 * 1000;
  * a vacuum removes them: left to the server's autovacuum (off on the CI server, behind under load
  * anywhere), card orders slowed round after round as the job index filled with dead entries
  * (bench/FINDINGS.md). A singleton, like the purge; VACUUM takes no lock that blocks reads or
- * writes. Then analyzeChangedTables.
+ * writes. First the purges the modules want every minute (`minutePurges`: expired signature-replay
+ * records, written at the rate of signed requests), so the VACUUM after them reclaims their rows;
+ * then analyzeChangedTables.
  */
-export function registerVacuum(runner: JobRunner, db: Db, hotTables: readonly string[]): Promise<unknown> {
+export function registerVacuum(
+  runner: JobRunner,
+  db: Db,
+  hotTables: readonly string[],
+  minutePurges: Purge[] = [],
+): Promise<unknown> {
   for (const table of hotTables) {
     if (!/^[a-z_]+$/.test(table)) throw new Error(`not a table name: ${table}`);
   }
   return registerPeriodic(runner, db, 'platform.vacuum', VACUUM_EVERY_MS, async () => {
+    for (const purge of minutePurges) await purge(db);
     await vacuumDeadTables(db, hotTables);
     await analyzeChangedTables(db);
   });

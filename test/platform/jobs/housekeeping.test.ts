@@ -94,8 +94,19 @@ describe('platform.vacuum', () => {
       client.release();
     }
     const runner = new JobRunner(db, pino({ level: 'silent' }), 1000);
-    expect(await registerVacuum(runner, db, ['jobs', 'ledger_balances'])).toEqual(expect.any(Number));
+    // The modules' minute purges run first, so the VACUUM after them reclaims what they deleted.
+    const order: string[] = [];
+    const purge = async () => {
+      const { rows } = await db.query<{ n: number }>(
+        `SELECT coalesce(vacuum_count, 0)::int AS n FROM pg_stat_user_tables WHERE relname = 'jobs'`,
+      );
+      order.push(`purge before ${rows[0]?.n} vacuums of jobs`);
+    };
+    expect(await registerVacuum(runner, db, ['jobs', 'ledger_balances'], [purge])).toEqual(
+      expect.any(Number),
+    );
     expect(await runner.drain()).toBe(1);
+    expect(order).toEqual(['purge before 0 vacuums of jobs']);
     const { rows } = await db.query<{ relname: string; vacuumed: boolean; analyzed: boolean }>(
       `SELECT relname, last_vacuum IS NOT NULL AS vacuumed, last_analyze IS NOT NULL AS analyzed
        FROM pg_stat_user_tables WHERE relname IN ('jobs', 'ledger_balances') ORDER BY relname`,
