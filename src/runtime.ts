@@ -12,7 +12,12 @@ import { Clock } from './platform/clock.ts';
 import type { AppContext } from './platform/context.ts';
 import { migrate, readMigrations } from './platform/db/migrate.ts';
 import { closeDatabase, type OpenedDatabase, openDatabase } from './platform/db/open.ts';
-import { registerGrowthAnalyze, registerHousekeeping, registerVacuum } from './platform/jobs/housekeeping.ts';
+import {
+  registerFrequentPurges,
+  registerGrowthAnalyze,
+  registerHousekeeping,
+  registerVacuum,
+} from './platform/jobs/housekeeping.ts';
 import { JobRunner } from './platform/jobs/runner.ts';
 import { loggerOptions } from './platform/logger.ts';
 import { registerTransferJobs } from './transfers/lifecycle.ts';
@@ -108,7 +113,8 @@ async function startOn(config: Config, mode: Mode, opened: OpenedDatabase): Prom
     const workerCtx: AppContext = { ...ctx, db: workerDb };
     jobs = new JobRunner(workerDb, log, config.workerPollMs, config.jobLeaseSeconds, config.workerPoolSize);
     await registerHousekeeping(jobs, workerDb);
-    await registerVacuum(jobs, workerDb, HOT_TABLES, [purgeExpiredReplays(config.signatureWindowMs)]);
+    await registerFrequentPurges(jobs, workerDb, [purgeExpiredReplays(config.signatureWindowMs)]);
+    await registerVacuum(jobs, workerDb, HOT_TABLES);
     await registerGrowthAnalyze(jobs, workerDb);
     registerUserJobs(jobs, workerCtx);
     registerWalletOrderJobs(jobs, workerCtx);

@@ -240,9 +240,9 @@ export async function deleteKeyWithin(
 /**
  * Deletes the replay records whose signatures the window no longer lets in. Rows signed more than
  * `windowMs` (this process's window) and a second ago are a range of the primary key; of those,
- * a row a process with a longer window wrote stays until its own expires_at. Run every minute
- * (runtime.ts), so the table holds about a window and a minute of signed traffic. The records of
- * before migration 025 go as they expire too.
+ * a row a process with a longer window wrote stays until its own expires_at. Run every five
+ * seconds (registerFrequentPurges), so the table holds about a window of signed traffic. The
+ * records of before migration 025 go as they expire too.
  */
 export function purgeExpiredReplays(windowMs: number) {
   return async (q: Queryable): Promise<void> => {

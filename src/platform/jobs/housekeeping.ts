@@ -61,6 +61,22 @@ function registerPeriodic(
   return scheduleSingleton(db, kind);
 }
 
+const FREQUENT_PURGE_EVERY_MS = 5000;
+
+/**
+ * Every five seconds: the purges of records written at the rate of requests (expired
+ * signature-replay records), handed in by the modules that own them. Once a minute, a minute of
+ * signed traffic at 6,000 requests a second is 360,000 rows: a quarter of a second of one core
+ * in a quiet database (bench/FINDINGS.md, session 10), a stall for whatever runs beside it.
+ * Twelve times a minute, each run is a twelfth of that. The minute's VACUUM reclaims the rows
+ * when the table is among its hot tables. A singleton, like the others.
+ */
+export function registerFrequentPurges(runner: JobRunner, db: Db, purges: Purge[]): Promise<unknown> {
+  return registerPeriodic(runner, db, 'platform.purgeFrequent', FREQUENT_PURGE_EVERY_MS, async () => {
+    for (const purge of purges) await purge(db);
+  });
+}
+
 const VACUUM_EVERY_MS = 60 * 1000;
 
 /**
@@ -71,21 +87,13 @@ const VACUUM_EVERY_MS = 60 * 1000;
  * a vacuum removes them: left to the server's autovacuum (off on the CI server, behind under load
  * anywhere), card orders slowed round after round as the job index filled with dead entries
  * (bench/FINDINGS.md). A singleton, like the purge; VACUUM takes no lock that blocks reads or
- * writes. First the purges the modules want every minute (`minutePurges`: expired signature-replay
- * records, written at the rate of signed requests), so the VACUUM after them reclaims their rows;
- * then analyzeChangedTables.
+ * writes. Then analyzeChangedTables.
  */
-export function registerVacuum(
-  runner: JobRunner,
-  db: Db,
-  hotTables: readonly string[],
-  minutePurges: Purge[] = [],
-): Promise<unknown> {
+export function registerVacuum(runner: JobRunner, db: Db, hotTables: readonly string[]): Promise<unknown> {
   for (const table of hotTables) {
     if (!/^[a-z_]+$/.test(table)) throw new Error(`not a table name: ${table}`);
   }
   return registerPeriodic(runner, db, 'platform.vacuum', VACUUM_EVERY_MS, async () => {
-    for (const purge of minutePurges) await purge(db);
     await vacuumDeadTables(db, hotTables);
     await analyzeChangedTables(db);
   });
