@@ -99,14 +99,29 @@ async function startOn(config: Config, mode: Mode, opened: OpenedDatabase): Prom
   const clockSync = setInterval(() => void syncSandboxClock(ctx).catch(() => undefined), CLOCK_SYNC_MS);
   clockSync.unref();
 
+  // serve's workers start on their thread while the app is built; /readyz answers once both are up.
+  let thread: WorkerThreadHost | undefined;
+  if (mode === 'serve' && config.workersEnabled && config.workerThread) {
+    const { masterKey, operatorToken } = secrets;
+    thread = startWorkerThread(
+      { ...config, databaseUrl: opened.connectionString, masterKey, operatorToken },
+      log,
+    );
+  }
   let app: FastifyInstance | undefined;
   if (mode === 'serve') {
-    app = await buildApp(ctx, { latestMigration: migrations.at(-1)?.version ?? '' });
-    await app.listen({ host: config.host, port: config.port });
+    try {
+      app = await buildApp(ctx, { latestMigration: migrations.at(-1)?.version ?? '' });
+      await thread?.ready;
+      await app.listen({ host: config.host, port: config.port });
+    } catch (error) {
+      clearInterval(clockSync);
+      await Promise.all([app?.close(), thread?.stop()]);
+      throw error;
+    }
   }
   let jobs: JobRunner | undefined;
   let callbacks: DeliveryWorker | undefined;
-  let thread: WorkerThreadHost | undefined;
   if (mode === 'worker' || (config.workersEnabled && !config.workerThread)) {
     // The workers' own connections: a busy HTTP server's requests queue for the main pool, and a
     // job queued behind them for every statement fell ever further behind (bench/FINDINGS.md).
@@ -122,19 +137,6 @@ async function startOn(config: Config, mode: Mode, opened: OpenedDatabase): Prom
     await registerTransferJobs(jobs, workerCtx);
     jobs.start();
     callbacks = startCallbackWorker(workerCtx, log);
-  } else if (config.workersEnabled) {
-    const { masterKey, operatorToken } = secrets;
-    thread = startWorkerThread(
-      { ...config, databaseUrl: opened.connectionString, masterKey, operatorToken },
-      log,
-    );
-    try {
-      await thread.ready;
-    } catch (error) {
-      clearInterval(clockSync);
-      await app?.close();
-      throw error;
-    }
   }
 
   const stop = async () => {

@@ -59,6 +59,8 @@ export function startWorkerThread(
     markReady = resolve;
     failStart = reject;
   });
+  // The caller awaits `ready` once its own start-up is done; a failure before then is not unhandled.
+  ready.catch(() => undefined);
 
   const start = () => {
     const thread = spawnThread(data);
