@@ -19,10 +19,11 @@ const orderIdsOf = (job: ClaimedJob) => ordersOfProcessingJob(job.payload);
 
 /**
  * Orders per processing transaction. A claimed batch of jobs can name a thousand orders (each
- * job those of one creation group); in one transaction their synchronous work (building the
- * transfers, sends and entries) held the event loop long enough to stall the API's requests.
+ * job those of one creation group); one transaction for all of them held the house balances'
+ * stripes and the holds that long, and, while the workers shared the API's event loop, its
+ * synchronous work (building the transfers, sends and entries) stalled the requests.
  */
-const ORDERS_PER_TRANSACTION = 100;
+export const ORDERS_PER_TRANSACTION = 100;
 
 /** A batch's orders, a transaction per chunk; a chunk that throws fails the batch (then each job alone). */
 async function processInChunks(ctx: AppContext, orderIds: readonly string[]): Promise<void> {

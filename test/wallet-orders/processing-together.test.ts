@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_FAILING_ADDRESSES } from '../../src/chains/sandbox-chain.ts';
 import { auditLedger } from '../../src/ledger/service.ts';
+import { ORDERS_PER_TRANSACTION } from '../../src/wallet-orders/worker.ts';
 import type { TestApp } from '../helpers/app.ts';
 import type { PartnerCredentials } from '../helpers/partner.ts';
 import {
@@ -147,6 +148,33 @@ describe('card orders processed together', () => {
         'DROP TRIGGER refuse_many_sends ON chain_sends; DROP FUNCTION refuse_many_sends();',
       );
     }
+    expect(await auditLedger(t.database.db)).toEqual({ unbalancedCurrencies: [], driftedBalances: [] });
+  });
+
+  it('processes a batch naming more orders than one transaction takes in chunks, each complete', async () => {
+    const ids = await placeOrders(Array.from({ length: ORDERS_PER_TRANSACTION + 1 }, () => ({})));
+    // Two jobs naming them all, as two creation groups' jobs claimed in one batch would (a job
+    // alone is processed by its own handler: one group's orders, at most a transaction's worth).
+    await t.database.db.query(
+      `DELETE FROM jobs WHERE kind = 'walletOrders.process' AND payload->'orderIds' ?| $1::text[]`,
+      [ids],
+    );
+    for (const part of [ids.slice(0, 60), ids.slice(60)]) {
+      await t.database.db.query(
+        `INSERT INTO jobs (kind, payload, max_attempts)
+         VALUES ('walletOrders.process', jsonb_build_object('orderIds', $1::text[]), 5)`,
+        [part],
+      );
+    }
+    await workerFor(t).drain();
+    for (const id of ids) expect((await readOrder(t, partner, id)).status, id).toBe('COMPLETE');
+    // The captures of a transaction share its xmin: a full chunk, then the one left over.
+    const { rows } = await t.database.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM ledger_entries
+       WHERE kind = 'order.capture' AND reference = ANY($1::text[]) GROUP BY xmin::text ORDER BY n`,
+      [ids.map((id) => `order:${id}`)],
+    );
+    expect(rows.map((row) => row.n)).toEqual([1, ORDERS_PER_TRANSACTION]);
     expect(await auditLedger(t.database.db)).toEqual({ unbalancedCurrencies: [], driftedBalances: [] });
   });
 
