@@ -56,6 +56,49 @@ const HOT_TABLES = [
   'signature_replays',
 ];
 
+/**
+ * Every table the migrations create (and migrate.ts's own): housekeeping analyzes these and no
+ * others, as a database may hold another application's tables. A test compares this list with a
+ * freshly migrated database, so a migration that adds or renames a table updates it.
+ */
+export const RAMPART_TABLES = [
+  'access_audit',
+  'accounts',
+  'api_keys',
+  'callback_attempts',
+  'callback_deliveries',
+  'callback_subscriptions',
+  'card_limit_overrides',
+  'card_spend',
+  'chain_sends',
+  'deposit_addresses',
+  'fee_schedule',
+  'idempotency_keys',
+  'jobs',
+  'ledger_balances',
+  'ledger_entries',
+  'ledger_holds',
+  'ledger_postings',
+  'operator_audit',
+  'payment_methods',
+  'pricing_generation',
+  'reference_prices',
+  'reservations',
+  'runtime_settings',
+  'sandbox_card_authorizations',
+  'schema_migrations',
+  'signature_replays',
+  'signature_replays_legacy',
+  'transfers',
+  'user_documents',
+  'user_scope_events',
+  'user_scopes',
+  'users',
+  'wallet_order_authorizations',
+  'wallet_order_webhooks',
+  'wallet_orders',
+];
+
 const CLOCK_SYNC_MS = 1000;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
@@ -129,8 +172,8 @@ async function startOn(config: Config, mode: Mode, opened: OpenedDatabase): Prom
     jobs = new JobRunner(workerDb, log, config.workerPollMs, config.jobLeaseSeconds, config.workerPoolSize);
     await registerHousekeeping(jobs, workerDb);
     await registerFrequentPurges(jobs, workerDb, [purgeExpiredReplays(config.signatureWindowMs)]);
-    await registerVacuum(jobs, workerDb, HOT_TABLES);
-    await registerGrowthAnalyze(jobs, workerDb);
+    await registerVacuum(jobs, workerDb, HOT_TABLES, RAMPART_TABLES);
+    await registerGrowthAnalyze(jobs, workerDb, RAMPART_TABLES);
     registerUserJobs(jobs, workerCtx);
     registerWalletOrderJobs(jobs, workerCtx);
     registerChainJobs(jobs, workerCtx);

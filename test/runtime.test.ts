@@ -2,7 +2,7 @@ import net from 'node:net';
 import pg from 'pg';
 import pino from 'pino';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { type Running, startRampart } from '../src/runtime.ts';
+import { RAMPART_TABLES, type Running, startRampart } from '../src/runtime.ts';
 import { startWorkerThread } from '../src/worker-thread-host.ts';
 import { operatorHeaders, testConfig } from './helpers/app.ts';
 import { freshDatabase, type TestDatabase } from './helpers/db.ts';
@@ -216,6 +216,16 @@ describe('startRampart serve, workers on their own thread', () => {
     await expect(host.ready).rejects.toThrow(/ECONNREFUSED|connect/);
     await host.stop();
     expect(await workerConnections(db)).toBe(0);
+  });
+});
+
+describe('RAMPART_TABLES (what housekeeping maintains)', () => {
+  it('names exactly the tables of a freshly migrated database', async () => {
+    const db = await database();
+    const { rows } = await db.db.query<{ name: string }>(
+      `SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public'`,
+    );
+    expect([...RAMPART_TABLES].sort()).toEqual(rows.map((row) => row.name).sort());
   });
 });
 

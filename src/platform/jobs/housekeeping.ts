@@ -89,14 +89,23 @@ const VACUUM_EVERY_MS = 60 * 1000;
  * (bench/FINDINGS.md). A singleton, like the purge; VACUUM takes no lock that blocks reads or
  * writes. Then analyzeChangedTables.
  */
-export function registerVacuum(runner: JobRunner, db: Db, hotTables: readonly string[]): Promise<unknown> {
-  for (const table of hotTables) {
-    if (!/^[a-z_]+$/.test(table)) throw new Error(`not a table name: ${table}`);
-  }
+export function registerVacuum(
+  runner: JobRunner,
+  db: Db,
+  hotTables: readonly string[],
+  ownTables: readonly string[],
+): Promise<unknown> {
+  checkTableNames([...hotTables, ...ownTables]);
   return registerPeriodic(runner, db, 'platform.vacuum', VACUUM_EVERY_MS, async () => {
     await vacuumDeadTables(db, hotTables);
-    await analyzeChangedTables(db);
+    await analyzeChangedTables(db, ownTables);
   });
+}
+
+function checkTableNames(tables: readonly string[]): void {
+  for (const table of tables) {
+    if (!/^[a-z_]+$/.test(table)) throw new Error(`not a table name: ${table}`);
+  }
 }
 
 /**
@@ -165,19 +174,25 @@ async function vacuumDeadTables(db: Db, hotTables: readonly string[]): Promise<v
 }
 
 /**
- * ANALYZE of every table that changed by a tenth since its statistics were taken (the
+ * ANALYZE of every table of ours (`ownTables`: a database may hold another application's too,
+ * which is not ours to maintain) that changed by a tenth since its statistics were taken (the
  * autovacuum daemon's own rule), hot tables included: the planner's picture of what the rows
  * hold (distinct keys, ranges) stays current. Tables that grew fast are analyzed sooner
  * (registerGrowthAnalyze).
  */
-async function analyzeChangedTables(db: Db): Promise<void> {
-  await maintainTables(db, 'ANALYZE', 'n_mod_since_analyze > 50 + 0.1 * GREATEST(n_live_tup, 0)');
+async function analyzeChangedTables(db: Db, ownTables: readonly string[]): Promise<void> {
+  await maintainTables(
+    db,
+    'ANALYZE',
+    'relname = ANY($1::text[]) AND n_mod_since_analyze > 50 + 0.1 * GREATEST(n_live_tup, 0)',
+    [ownTables],
+  );
 }
 
 const GROWTH_ANALYZE_EVERY_MS = 2000;
 
 /**
- * Every two seconds: ANALYZE of the tables whose live rows more than doubled (plus 50) since
+ * Every two seconds: ANALYZE of the tables of ours whose live rows more than doubled (plus 50) since
  * their statistics. Statements are prepared once per connection with a generic plan (pool.ts),
  * planned from the statistics of that moment, and kept until the table's statistics change: a
  * plan made while a table held a handful of rows (a sequential scan and a sort where an index
@@ -187,12 +202,19 @@ const GROWTH_ANALYZE_EVERY_MS = 2000;
  * connection plan those statements again; doubling as the rule keeps that to a few times per
  * table while it grows, and never for a large table that only churns (the job queue).
  */
-export function registerGrowthAnalyze(runner: JobRunner, db: Db): Promise<unknown> {
+export function registerGrowthAnalyze(
+  runner: JobRunner,
+  db: Db,
+  ownTables: readonly string[],
+): Promise<unknown> {
+  checkTableNames(ownTables);
   return registerPeriodic(runner, db, 'platform.analyzeGrown', GROWTH_ANALYZE_EVERY_MS, () =>
     maintainTables(
       db,
       'ANALYZE',
-      'n_live_tup > 50 + 2 * GREATEST((SELECT reltuples FROM pg_class WHERE oid = relid), 0)',
+      `relname = ANY($1::text[])
+       AND n_live_tup > 50 + 2 * GREATEST((SELECT reltuples FROM pg_class WHERE oid = relid), 0)`,
+      [ownTables],
     ),
   );
 }

@@ -8,6 +8,7 @@ import {
   registerVacuum,
 } from '../../../src/platform/jobs/housekeeping.ts';
 import { JobRunner } from '../../../src/platform/jobs/runner.ts';
+import { RAMPART_TABLES } from '../../../src/runtime.ts';
 import { freshDatabase, type TestDatabase } from '../../helpers/db.ts';
 
 let database: TestDatabase;
@@ -117,7 +118,9 @@ describe('platform.vacuum', () => {
       client.release();
     }
     const runner = new JobRunner(db, pino({ level: 'silent' }), 1000);
-    expect(await registerVacuum(runner, db, ['jobs', 'ledger_balances'])).toEqual(expect.any(Number));
+    expect(await registerVacuum(runner, db, ['jobs', 'ledger_balances'], RAMPART_TABLES)).toEqual(
+      expect.any(Number),
+    );
     expect(await runner.drain()).toBe(1);
     const { rows } = await db.query<{ relname: string; vacuumed: boolean; analyzed: boolean }>(
       `SELECT relname, last_vacuum IS NOT NULL AS vacuumed, last_analyze IS NOT NULL AS analyzed
@@ -137,7 +140,7 @@ describe('platform.vacuum', () => {
     ]);
   });
 
-  it('analyzes any other table that changed by a tenth since its last statistics', async () => {
+  it("analyzes any other table of ours that changed by a tenth since its last statistics, not another application's", async () => {
     const db = database.db;
     await db.query('ANALYZE accounts');
     const client = await db.connect();
@@ -146,27 +149,41 @@ describe('platform.vacuum', () => {
         `INSERT INTO idempotency_keys (scope, key, request_hash, response_status, response_body, expires_at)
          SELECT 'grown', 'k' || n, 'h', 200, '{}', now() + interval '1 hour' FROM generate_series(1, 200) AS n`,
       );
+      // Another application's table in the same database, changed as much.
+      await client.query('CREATE TABLE other_app_rows (n int)');
+      await client.query('INSERT INTO other_app_rows SELECT generate_series(1, 200)');
       await client.query('SELECT pg_stat_force_next_flush()');
     } finally {
       client.release();
     }
-    const runner = new JobRunner(db, pino({ level: 'silent' }), 1000);
-    await db.query(`DELETE FROM jobs WHERE kind = 'platform.vacuum' AND state = 'pending'`);
-    await registerVacuum(runner, db, []);
-    expect(await runner.drain()).toBe(1);
-    const analyzed = await db.query<{ relname: string; fresh: boolean }>(
-      `SELECT relname, n_mod_since_analyze = 0 AS fresh FROM pg_stat_user_tables
-       WHERE relname IN ('idempotency_keys', 'accounts') ORDER BY relname`,
-    );
-    expect(analyzed.rows).toEqual([
-      { relname: 'accounts', fresh: true },
-      { relname: 'idempotency_keys', fresh: true },
-    ]);
+    try {
+      const runner = new JobRunner(db, pino({ level: 'silent' }), 1000);
+      await db.query(`DELETE FROM jobs WHERE kind = 'platform.vacuum' AND state = 'pending'`);
+      await registerVacuum(runner, db, [], RAMPART_TABLES);
+      expect(await runner.drain()).toBe(1);
+      const analyzed = await db.query<{ relname: string; fresh: boolean }>(
+        `SELECT relname, n_mod_since_analyze = 0 AS fresh FROM pg_stat_user_tables
+         WHERE relname IN ('idempotency_keys', 'accounts', 'other_app_rows') ORDER BY relname`,
+      );
+      expect(analyzed.rows).toEqual([
+        { relname: 'accounts', fresh: true },
+        { relname: 'idempotency_keys', fresh: true },
+        { relname: 'other_app_rows', fresh: false },
+      ]);
+    } finally {
+      await db.query('DROP TABLE other_app_rows');
+    }
   });
 
   it('refuses anything but a plain table name', () => {
     const runner = new JobRunner(database.db, pino({ level: 'silent' }), 1000);
-    expect(() => registerVacuum(runner, database.db, ['jobs; DROP TABLE jobs'])).toThrow(/not a table name/);
+    expect(() => registerVacuum(runner, database.db, ['jobs; DROP TABLE jobs'], [])).toThrow(
+      /not a table name/,
+    );
+    expect(() => registerVacuum(runner, database.db, [], ['jobs; DROP TABLE jobs'])).toThrow(
+      /not a table name/,
+    );
+    expect(() => registerGrowthAnalyze(runner, database.db, ["jobs'"])).toThrow(/not a table name/);
   });
 });
 
@@ -201,7 +218,7 @@ describe('platform.analyzeGrown', () => {
     }
     const runner = new JobRunner(db, pino({ level: 'silent' }), 1000);
     await db.query(`DELETE FROM jobs WHERE kind LIKE 'platform.%' AND state = 'pending'`);
-    expect(await registerGrowthAnalyze(runner, db)).toEqual(expect.any(Number));
+    expect(await registerGrowthAnalyze(runner, db, RAMPART_TABLES)).toEqual(expect.any(Number));
     expect(await runner.drain()).toBe(1);
     expect(await reltuplesOf(db, 'card_spend')).toBe(300);
     expect(await reltuplesOf(db, 'jobs')).toBe(jobsAnalyzed);
@@ -243,7 +260,7 @@ describe('maintenance statements', () => {
     try {
       await database.db.query(`DELETE FROM jobs WHERE kind LIKE 'platform.%' AND state = 'pending'`);
       const runner = new JobRunner(pool, pino({ level: 'silent' }), 1000);
-      await registerGrowthAnalyze(runner, pool);
+      await registerGrowthAnalyze(runner, pool, ['paced']);
       expect(await runner.drain()).toBe(1);
       expect(notices.length).toBeGreaterThan(0);
       expect(new Set(notices)).toEqual(new Set(['settings 2ms/10min']));
