@@ -165,6 +165,27 @@ describe('startRampart serve', () => {
   });
 });
 
+/** An Idempotency-Key answer already expired: the hourly purge's first run deletes it. */
+async function seedExpiredIdempotencyKey(db: TestDatabase) {
+  await db.db.query(
+    `INSERT INTO idempotency_keys (scope, key, request_hash, response_status, response_body, expires_at)
+     VALUES ('s', 'expired', 'h', 200, '{}', now() - interval '1 second')`,
+  );
+}
+
+/** Waits until some worker, wherever it runs, has done the first housekeeping purge. */
+async function purgeRunBy(db: TestDatabase) {
+  await vi.waitFor(
+    async () => {
+      const { rows } = await db.db.query(
+        `SELECT 1 FROM jobs WHERE kind = 'platform.purge' AND state = 'done'`,
+      );
+      expect(rows.length).toBe(1);
+    },
+    { timeout: 10_000, interval: 20 },
+  );
+}
+
 /** Connections of the workers' pool (application_name rampart-worker) open on the database. */
 async function workerConnections(db: TestDatabase): Promise<number> {
   const { rows } = await db.db.query<{ n: number }>(
@@ -177,22 +198,11 @@ async function workerConnections(db: TestDatabase): Promise<number> {
 describe('startRampart serve, workers on their own thread', () => {
   it('runs the jobs on the thread, and stop() ends it with its connections', async () => {
     const db = await database();
-    await db.db.query(
-      `INSERT INTO idempotency_keys (scope, key, request_hash, response_status, response_body, expires_at)
-       VALUES ('s', 'expired', 'h', 200, '{}', now() - interval '1 second')`,
-    );
+    await seedExpiredIdempotencyKey(db);
     const { running, stop } = await start(db, 'serve', { RAMPART_WORKER_POLL_MS: '10' });
     // Not on the request thread's event loop: no runner there.
     expect(running.jobs).toBeUndefined();
-    await vi.waitFor(
-      async () => {
-        const { rows } = await db.db.query(
-          `SELECT 1 FROM jobs WHERE kind = 'platform.purge' AND state = 'done'`,
-        );
-        expect(rows.length).toBe(1);
-      },
-      { timeout: 10_000, interval: 20 },
-    );
+    await purgeRunBy(db);
     expect((await db.db.query('SELECT key FROM idempotency_keys')).rows).toEqual([]);
     expect(await workerConnections(db)).toBeGreaterThan(0);
 
@@ -232,10 +242,7 @@ describe('RAMPART_TABLES (what housekeeping maintains)', () => {
 describe('startRampart worker', () => {
   it('runs the jobs without HTTP and stops cleanly', async () => {
     const db = await database();
-    await db.db.query(
-      `INSERT INTO idempotency_keys (scope, key, request_hash, response_status, response_body, expires_at)
-       VALUES ('s', 'expired', 'h', 200, '{}', now() - interval '1 second')`,
-    );
+    await seedExpiredIdempotencyKey(db);
     const port = await freePort();
     const { running, stop } = await start(db, 'worker', {
       PORT: String(port),
@@ -247,15 +254,7 @@ describe('startRampart worker', () => {
     expect(await tryConnect(port)).toBe('ECONNREFUSED');
 
     // The worker picked up the housekeeping job on its own.
-    await vi.waitFor(
-      async () => {
-        const { rows } = await db.db.query(
-          `SELECT 1 FROM jobs WHERE kind = 'platform.purge' AND state = 'done'`,
-        );
-        expect(rows.length).toBe(1);
-      },
-      { timeout: 10_000, interval: 20 },
-    );
+    await purgeRunBy(db);
     const keys = await db.db.query('SELECT key FROM idempotency_keys');
     expect(keys.rows).toEqual([]);
 

@@ -419,6 +419,16 @@ describe('replays', () => {
     });
   });
 
+  it('a microsecond timestamp (16 digits) replayed is refused too: its record is keyed by the time it names', async () => {
+    const sent = `${accountPath()}?timestamp=${Date.now()}123`;
+    const signature = sign(partner.secretKey, sent);
+    await expectOk((await rawSigned(t, { apiKey: partner.apiKey, secret: '', sent, signature })).response);
+    const again = await rawSigned(t, { apiKey: partner.apiKey, secret: '', sent, signature });
+    await expectError(again.response, 401, 'AccessDeniedException', {
+      errorCode: 'accessDenied.replayedSignature',
+    });
+  });
+
   it('30 concurrent requests with one signature (looked up together): exactly one gets through', async () => {
     const sent = `${accountPath()}?timestamp=${Date.now()}`;
     const signature = sign(partner.secretKey, sent);

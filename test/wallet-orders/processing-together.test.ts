@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_FAILING_ADDRESSES } from '../../src/chains/sandbox-chain.ts';
 import { auditLedger } from '../../src/ledger/service.ts';
+import { enqueueJob } from '../../src/platform/jobs/queue.ts';
+import { processingJob } from '../../src/wallet-orders/jobs.ts';
 import { ORDERS_PER_TRANSACTION } from '../../src/wallet-orders/worker.ts';
 import type { TestApp } from '../helpers/app.ts';
 import type { PartnerCredentials } from '../helpers/partner.ts';
@@ -159,13 +161,8 @@ describe('card orders processed together', () => {
       `DELETE FROM jobs WHERE kind = 'walletOrders.process' AND payload->'orderIds' ?| $1::text[]`,
       [ids],
     );
-    for (const part of [ids.slice(0, 60), ids.slice(60)]) {
-      await t.database.db.query(
-        `INSERT INTO jobs (kind, payload, max_attempts)
-         VALUES ('walletOrders.process', jsonb_build_object('orderIds', $1::text[]), 5)`,
-        [part],
-      );
-    }
+    for (const part of [ids.slice(0, 60), ids.slice(60)])
+      await enqueueJob(t.database.db, processingJob(part));
     await workerFor(t).drain();
     for (const id of ids) expect((await readOrder(t, partner, id)).status, id).toBe('COMPLETE');
     // The captures of a transaction share its xmin: a full chunk, then the one left over.
