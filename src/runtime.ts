@@ -8,7 +8,7 @@ import { purgeExpiredReplays } from './identity/keys-store.ts';
 import { type CreatedMaster, ensureSandboxDemo } from './identity/operator-service.ts';
 import { syncSandboxClock } from './operator/service.ts';
 import { resolveSecrets } from './platform/bootstrap-secrets.ts';
-import { Clock } from './platform/clock.ts';
+import { Clock, sleep } from './platform/clock.ts';
 import type { AppContext } from './platform/context.ts';
 import { migrate, readMigrations } from './platform/db/migrate.ts';
 import { closeDatabase, type OpenedDatabase, openDatabase } from './platform/db/open.ts';
@@ -101,8 +101,6 @@ export const RAMPART_TABLES = [
 
 const CLOCK_SYNC_MS = 1000;
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
-
 /**
  * Brings Rampart up: secrets, database (embedded or external), migrations, clock, HTTP app
  * and workers. `stop()` drains in reverse order: stop accepting, finish in-flight requests
@@ -124,6 +122,16 @@ export async function startRampart(
   }
 }
 
+/**
+ * Where this process runs the background workers: `rampart worker` on its event loop; `serve` on
+ * a thread of its own (RAMPART_WORKER_THREAD), on its event loop, or not at all (RAMPART_WORKERS).
+ */
+function workersPlace(config: Config, mode: Mode): 'here' | 'thread' | 'none' {
+  if (mode === 'worker') return 'here';
+  if (!config.workersEnabled) return 'none';
+  return config.workerThread ? 'thread' : 'here';
+}
+
 async function startOn(config: Config, mode: Mode, opened: OpenedDatabase): Promise<Running> {
   const { db, asyncCommitDb, workerDb } = opened;
   const log = pino(loggerOptions(config.logLevel) as pino.LoggerOptions);
@@ -142,9 +150,10 @@ async function startOn(config: Config, mode: Mode, opened: OpenedDatabase): Prom
   const clockSync = setInterval(() => void syncSandboxClock(ctx).catch(() => undefined), CLOCK_SYNC_MS);
   clockSync.unref();
 
+  const workers = workersPlace(config, mode);
   // serve's workers start on their thread while the app is built; /readyz answers once both are up.
   let thread: WorkerThreadHost | undefined;
-  if (mode === 'serve' && config.workersEnabled && config.workerThread) {
+  if (workers === 'thread') {
     const { masterKey, operatorToken } = secrets;
     thread = startWorkerThread(
       { ...config, databaseUrl: opened.connectionString, masterKey, operatorToken },
@@ -165,7 +174,7 @@ async function startOn(config: Config, mode: Mode, opened: OpenedDatabase): Prom
   }
   let jobs: JobRunner | undefined;
   let callbacks: DeliveryWorker | undefined;
-  if (mode === 'worker' || (config.workersEnabled && !config.workerThread)) {
+  if (workers === 'here') {
     // The workers' own connections: a busy HTTP server's requests queue for the main pool, and a
     // job queued behind them for every statement fell ever further behind (bench/FINDINGS.md).
     const workerCtx: AppContext = { ...ctx, db: workerDb };

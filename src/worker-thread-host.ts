@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
+import { sleep } from './platform/clock.ts';
 
 /**
  * `serve`'s background workers on a thread of their own (RAMPART_WORKER_THREAD, on by default).
@@ -16,7 +17,7 @@ import type { Config } from './config.ts';
 export interface WorkerThreadHost {
   /** Settles when the first thread has started its workers; rejects if it could not. */
   ready: Promise<void>;
-  /** Lets the thread finish its jobs (bounded by `stopTimeoutMs`), then ends it. */
+  /** Lets the thread finish its jobs (for at most RAMPART_SHUTDOWN_TIMEOUT_MS), then ends it. */
   stop(): Promise<void>;
 }
 
@@ -48,6 +49,8 @@ export function startWorkerThread(
   config: Config & { databaseUrl: string; masterKey: Buffer },
   log: Logger,
 ): WorkerThreadHost {
+  // A copy of the key's bytes: cloning a Buffer for the thread would send the whole (possibly
+  // pooled, shared) memory behind it.
   const data: WorkerThreadData = { config: { ...config, masterKey: new Uint8Array(config.masterKey) } };
   let current: Worker | undefined;
   let stopping = false;
@@ -90,19 +93,15 @@ export function startWorkerThread(
   };
   start();
 
-  const stop = async (stopTimeoutMs: number) => {
+  const stop = async () => {
     stopping = true;
     clearTimeout(restartTimer);
     const thread = current;
     if (!thread) return;
-    const exited = new Promise<void>((resolve) => thread.once('exit', () => resolve()));
+    const exited = new Promise<'exited'>((resolve) => thread.once('exit', () => resolve('exited')));
     thread.postMessage(THREAD_STOP);
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<'late'>((resolve) => {
-      timer = setTimeout(() => resolve('late'), stopTimeoutMs);
-    });
+    const late = sleep(config.shutdownTimeoutMs).then(() => 'late' as const);
     if ((await Promise.race([exited, late])) === 'late') await thread.terminate();
-    clearTimeout(timer);
   };
-  return { ready, stop: () => stop(config.shutdownTimeoutMs) };
+  return { ready, stop };
 }

@@ -29,3 +29,8 @@ export class Clock {
     this.offsetMs = offsetMs;
   }
 }
+
+/** Resolves after `ms`; the timer does not keep the process alive (bounds on shutdown waits). */
+export function sleep(ms: number): Promise<void> {
+  return new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
+}
