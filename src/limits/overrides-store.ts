@@ -12,18 +12,6 @@ export async function findOverride(q: Queryable, partnerId: string): Promise<Sto
   return rows[0]?.limits;
 }
 
-/** The overrides of several partners at once: partners without one are absent from the map. */
-export async function findOverrides(
-  q: Queryable,
-  partnerIds: readonly string[],
-): Promise<Map<string, StoredLimits>> {
-  const { rows } = await q.query<{ partner_id: string; limits: StoredLimits }>(
-    'SELECT partner_id, limits FROM card_limit_overrides WHERE partner_id = ANY($1::text[])',
-    [partnerIds],
-  );
-  return new Map(rows.map((row) => [row.partner_id, row.limits]));
-}
-
 export async function saveOverride(q: Queryable, partnerId: string, limits: StoredLimits, nowMs: number) {
   await q.query(
     `INSERT INTO card_limit_overrides (partner_id, limits, updated_at) VALUES ($1, $2, to_timestamp($3 / 1000.0))

@@ -6,12 +6,13 @@ import type { ApiError } from '../platform/errors.ts';
 import { Money } from '../platform/money.ts';
 import { approvedScopesOf } from '../users/scopes-service.ts';
 import { limitErrors } from './errors.ts';
-import { findOverride, findOverrides, type StoredLimits } from './overrides-store.ts';
+import { findOverride, type StoredLimits } from './overrides-store.ts';
 import {
   deleteSpend,
   largestSpentOf,
   lockSpendKeys,
-  recordCheckedSpends,
+  lockSpendKeysReadingOverrides,
+  recordSpendsWithin,
   recordSpendWithin,
   type SpentRead,
 } from './spend-store.ts';
@@ -186,46 +187,51 @@ export interface OrderSpend {
 }
 
 /**
- * recordSpend's check for orders placed together in one transaction, no two of which share a
- * key: all their keys locked in one statement, then every order's windows read in one. Answers
- * each order's limit error (undefined when it fits) and the instant it was checked at; record
- * the ones that go ahead with recordSpendsTogether in the same transaction, under these locks.
+ * recordSpend for orders placed together in one transaction, no two of which share a key: all
+ * their keys locked in one statement (which also reads the partners' overrides), then every
+ * order checked against its windows and, when it fits, its spend recorded, in one more. Answers
+ * each order's limit error (undefined when its spend was recorded). An order that does not go
+ * ahead after all must have its spend released (releaseSpends) in the same transaction.
  */
-export async function checkSpendsTogether(
+export async function recordSpendsTogether(
   ctx: AppContext,
   tx: Tx,
   orders: readonly OrderSpend[],
-): Promise<{ refusals: (ApiError | undefined)[]; atMs: number }> {
+): Promise<(ApiError | Error | undefined)[]> {
   const keys = orders.flatMap((order) => order.keys);
   if (new Set(keys).size !== keys.length)
-    throw new Error('orders checked together must not share a spend key');
-  await lockSpendKeys(tx, keys);
-  const atMs = ctx.clock.nowMs();
+    throw new Error('orders placed together must not share a spend key');
   const partners = [...new Set(orders.flatMap((order) => order.subject.partnerId ?? []))];
-  const overrides = partners.length > 0 ? await findOverrides(tx, partners) : new Map();
-  const starts = windowStarts(atMs);
-  const sums = await largestSpentOf(
-    tx,
-    orders.map((order) => ({ keys: order.keys, startsMs: starts })),
+  const overrides = await lockSpendKeysReadingOverrides(tx, keys, partners);
+  // Read after the locks: a group that waited measures its windows from when it got them.
+  const atMs = ctx.clock.nowMs();
+  const tables = orders.map((order) =>
+    tableOf(order.subject.partnerId ? overrides.get(order.subject.partnerId) : undefined, order.subject),
   );
-  const refusals = orders.map((order, index) => {
-    const override = order.subject.partnerId ? overrides.get(order.subject.partnerId) : undefined;
-    return limitRefusal(tableOf(override, order.subject), spentOf(sums[index]!), order.amountUsd);
-  });
-  return { refusals, atMs };
-}
-
-/** Records the spend of orders checkSpendsTogether let through, at the instant it checked them. */
-export function recordSpendsTogether(tx: Tx, orders: readonly OrderSpend[], atMs: number): Promise<void> {
-  return recordCheckedSpends(
+  const results = await recordSpendsWithin(
     tx,
-    orders.map((order) => ({
+    orders.map((order, index) => ({
       orderId: order.orderId,
       keys: order.keys,
       amountUsd: order.amountUsd.toFixed(),
+      limitsUsd: WINDOWS.map((window) => tables[index]![window.name].toFixed()),
     })),
+    windowStarts(atMs),
     atMs,
   );
+  return results.map(({ recorded, spent }, index) => {
+    if (recorded) return undefined;
+    const { orderId, amountUsd } = orders[index]!;
+    return (
+      limitRefusal(tables[index]!, spentOf(spent), amountUsd) ??
+      new Error(`spend of order ${orderId} refused though it fits every window`)
+    );
+  });
+}
+
+/** Releases the spend of orders recordSpendsTogether recorded that did not go ahead after all. */
+export async function releaseSpends(tx: Tx, orderIds: readonly string[]): Promise<void> {
+  for (const orderId of orderIds) await deleteSpend(tx, orderId);
 }
 
 /** A failed order's spend no longer counts. Safe to repeat. */

@@ -1,5 +1,6 @@
 import { rowsInInputOrder } from '../platform/db/grouped-writer.ts';
 import type { Queryable } from '../platform/db/pool.ts';
+import type { StoredLimits } from './overrides-store.ts';
 
 /**
  * SQL for card spend (migrations/008_cards.sql, 009_card_spend_running_totals.sql): one row per
@@ -107,6 +108,10 @@ export async function largestSpentOf(q: Queryable, reads: readonly SpentRead[]):
 /** The advisory lock of one spend key (column `key`): written once, so every taker locks alike. */
 const LOCK_KEY = `pg_advisory_xact_lock(hashtextextended('card-spend:' || key, 8008))`;
 
+/** The keys of `$n`, distinct, in byte order (as deleteSpend takes them), so lockers cannot deadlock. */
+const orderedKeys = (n: number) =>
+  `(SELECT DISTINCT key COLLATE "C" AS key FROM unnest($${n}::text[]) AS k(key) ORDER BY 1) AS ordered`;
+
 /**
  * Serialises every order touching these keys until the caller's transaction ends: one
  * statement, keys taken in byte order (as deleteSpend does) so two orders sharing keys cannot
@@ -114,10 +119,27 @@ const LOCK_KEY = `pg_advisory_xact_lock(hashtextextended('card-spend:' || key, 8
  * is taken when it starts, so a read in the same statement could miss what the lock waited for.
  */
 export async function lockSpendKeys(q: Queryable, keys: readonly string[]): Promise<void> {
-  await q.query(
-    `SELECT ${LOCK_KEY} FROM (SELECT DISTINCT key COLLATE "C" AS key FROM unnest($1::text[]) AS k(key) ORDER BY 1) AS ordered`,
-    [keys],
+  await q.query(`SELECT ${LOCK_KEY} FROM ${orderedKeys(1)}`, [keys]);
+}
+
+/**
+ * lockSpendKeys, and in the same statement (one round trip for orders placed together) the
+ * limit overrides of these partners (card_limit_overrides; partners without one are absent). The
+ * overrides are operator settings the locks do not guard, so reading them from the statement's
+ * snapshot, taken before the locks were waited for, is as good as reading them after.
+ */
+export async function lockSpendKeysReadingOverrides(
+  q: Queryable,
+  keys: readonly string[],
+  partnerIds: readonly string[],
+): Promise<Map<string, StoredLimits>> {
+  const { rows } = await q.query<{ partner_id: string | null; limits: StoredLimits | null }>(
+    `SELECT o.partner_id, o.limits
+     FROM (SELECT count(${LOCK_KEY}) FROM ${orderedKeys(1)}) AS locked
+     LEFT JOIN card_limit_overrides AS o ON o.partner_id = ANY($2::text[])`,
+    [keys, partnerIds],
   );
+  return new Map(rows.flatMap((row) => (row.partner_id && row.limits ? [[row.partner_id, row.limits]] : [])));
 }
 
 export interface SpendWindow {
@@ -181,48 +203,106 @@ export async function recordSpendWithin(
   return { recorded: row.recorded, spent: windows.map((_, index) => row[`w${index}`]!) };
 }
 
-export interface CheckedSpend {
+export interface GroupSpend {
   orderId: string;
   keys: readonly string[];
   amountUsd: string;
+  /** Per window (the order of the windows passed with it), the order's limit. */
+  limitsUsd: readonly string[];
+}
+
+const recordGroupTexts = new Map<number, string>();
+
+/**
+ * Parameters: 1 order ids, 2 their amounts, 3 every order's keys, 4 the order (1-based) each key
+ * belongs to, 5 the time, then per window its start and the orders' limits in it. As
+ * recordWithinText for each order: it fits when, for every window, its amount is at most its limit
+ * less the most one of its keys spent (never below 0), and only a fitting order's rows are written.
+ */
+function recordGroupText(windows: number): string {
+  const startParam = (index: number) => 6 + index * 2;
+  const names = Array.from({ length: windows }, (_, index) => `l${index}`);
+  const limits = names.map((_, index) => `$${startParam(index) + 1}::numeric[]`);
+  const columns = names.map((_, index) => spentSince(index, AT(startParam(index))));
+  const fits = names.map(
+    (name, index) => `o.amount <= GREATEST(0, o.${name} - COALESCE(spent.w${index}, 0))`,
+  );
+  const answered = names.map((_, index) => `COALESCE(spent.w${index}, 0) AS w${index}`);
+  return `WITH o AS MATERIALIZED (
+    SELECT * FROM unnest($1::text[], $2::numeric[], ${limits.join(', ')})
+      WITH ORDINALITY AS o(order_id, amount, ${names.join(', ')}, ord)
+  ),
+  s AS MATERIALIZED (
+    SELECT k.key, o.order_id, o.amount, o.ord FROM unnest($3::text[], $4::int[]) AS k(key, ord) JOIN o ON o.ord = k.ord
+  ),
+  spent AS MATERIALIZED (SELECT k.ord, ${columns.join(', ')} FROM s AS k ${LATEST} GROUP BY k.ord),
+  fit AS MATERIALIZED (
+    SELECT o.ord FROM o LEFT JOIN spent ON spent.ord = o.ord WHERE ${fits.join(' AND ')}
+  ),
+  go AS MATERIALIZED (SELECT * FROM s WHERE s.ord IN (SELECT ord FROM fit)),
+  later AS (
+    UPDATE card_spend AS c SET running_usd = c.running_usd + go.amount FROM go
+    -- spend_key = ANY: the keys' index ranges, not a join against the whole table.
+    WHERE ${anyLater('go AS k', AT(5))}
+      AND c.spend_key = ANY($3::text[]) AND c.spend_key = go.key AND (c.at, c.order_id) > (${AT(5)}, go.order_id)
+  ),
+  recorded AS (
+    INSERT INTO card_spend (order_id, spend_key, amount_usd, at, running_usd)
+    SELECT go.order_id, go.key, go.amount, ${AT(5)}, go.amount + COALESCE((
+        SELECT running_usd FROM card_spend WHERE spend_key = go.key AND (at, order_id) < (${AT(5)}, go.order_id)
+        ORDER BY at DESC, order_id DESC LIMIT 1), 0)
+    FROM go
+  )
+  SELECT ${answered.join(', ')}, o.ord IN (SELECT ord FROM fit) AS recorded
+  FROM o LEFT JOIN spent ON spent.ord = o.ord ORDER BY o.ord`;
 }
 
 /**
- * Records spend already checked against the limits under its keys' locks (lockSpendKeys, same
- * transaction), for orders placed together: no two share a key. Each (order, key) row gets the
- * running total of the key's row before it plus the amount, and rows after it (only when another
- * process's clock ran ahead) gain the amount, as recordSpendWithin does for one order.
+ * recordSpendWithin for orders placed together, no two of which share a key, in one statement
+ * under their keys' locks (lockSpendKeys, same transaction): each order's spend is recorded when
+ * it fits every window, the windows starting at the same instants for all. Each (order, key) row
+ * gets the running total of the key's row before it plus the amount, and rows after it (only
+ * when another process's clock ran ahead) gain the amount. Answers, per order, whether it was
+ * recorded and the most one of its keys had spent in each window before it.
  */
-export async function recordCheckedSpends(
+export async function recordSpendsWithin(
   q: Queryable,
-  spends: readonly CheckedSpend[],
+  orders: readonly GroupSpend[],
+  startsMs: readonly number[],
   atMs: number,
-): Promise<void> {
-  const orderIds: string[] = [];
-  const keys: string[] = [];
-  const amounts: string[] = [];
-  for (const spend of spends) {
-    for (const key of spend.keys) {
-      orderIds.push(spend.orderId);
-      keys.push(key);
-      amounts.push(spend.amountUsd);
-    }
+): Promise<{ recorded: boolean; spent: string[] }[]> {
+  const windows = startsMs.length;
+  let text = recordGroupTexts.get(windows);
+  if (text === undefined) {
+    text = recordGroupText(windows);
+    recordGroupTexts.set(windows, text);
   }
-  await q.query(
-    `WITH s AS (SELECT * FROM unnest($1::text[], $2::text[], $3::numeric[]) AS s(order_id, key, amount)),
-     later AS (
-       UPDATE card_spend AS c SET running_usd = c.running_usd + s.amount FROM s
-       -- spend_key = ANY: the keys' index ranges, not a join against the whole table.
-       WHERE ${anyLater('(SELECT key, order_id FROM s) AS k', AT(4))}
-         AND c.spend_key = ANY($2::text[]) AND c.spend_key = s.key AND (c.at, c.order_id) > (${AT(4)}, s.order_id)
-     )
-     INSERT INTO card_spend (order_id, spend_key, amount_usd, at, running_usd)
-     SELECT s.order_id, s.key, s.amount, ${AT(4)}, s.amount + COALESCE((
-         SELECT running_usd FROM card_spend WHERE spend_key = s.key AND (at, order_id) < (${AT(4)}, s.order_id)
-         ORDER BY at DESC, order_id DESC LIMIT 1), 0)
-     FROM s`,
-    [orderIds, keys, amounts, atMs],
-  );
+  const keys: string[] = [];
+  const owners: number[] = [];
+  orders.forEach((order, index) => {
+    for (const key of order.keys) {
+      keys.push(key);
+      owners.push(index + 1);
+    }
+  });
+  const params: unknown[] = [
+    orders.map((order) => order.orderId),
+    orders.map((order) => order.amountUsd),
+    keys,
+    owners,
+    atMs,
+  ];
+  startsMs.forEach((startMs, window) => {
+    params.push(
+      startMs,
+      orders.map((order) => order.limitsUsd[window]!),
+    );
+  });
+  const { rows } = await q.query<Record<string, string> & { recorded: boolean }>(text, params);
+  return rows.map((row) => ({
+    recorded: row.recorded,
+    spent: Array.from({ length: windows }, (_, window) => row[`w${window}`]!),
+  }));
 }
 
 /**

@@ -23,11 +23,11 @@ import {
   findReservation,
   findReservationById,
   insertReservations,
-  lockUsableReservations,
-  markReservationsUsed,
   markReservationUsed,
   type NewReservation,
+  restoreReservations,
   type UsableReservationRow,
+  useReservations,
 } from './store.ts';
 import { RESERVATION_LIFETIME_MS } from './supported.ts';
 
@@ -176,15 +176,15 @@ function consumed(row: UsableReservationRow): ConsumedReservation {
 
 /**
  * consumeReservation for orders placed together in one transaction: each order's reservation,
- * locked, or the illegalReservation error it would have got. Only the ones passed to
- * markConsumed afterwards (same transaction) are used; the others stay usable.
+ * used, or the illegalReservation error it would have got. The ones whose orders do not go ahead
+ * must be passed to unconsume (same transaction), so they stay usable.
  */
-export async function lockReservationsForUse(
+export async function consumeReservations(
   ctx: AppContext,
   tx: Tx,
   uses: readonly { scope: Scope; id: string }[],
 ): Promise<(ConsumedReservation | ApiError)[]> {
-  const rows = await lockUsableReservations(
+  const rows = await useReservations(
     tx,
     uses.map(({ scope, id }) => ({ id, partnerId: scope.partnerId, accountId: scope.accountId })),
     ctx.clock.nowMs(),
@@ -192,8 +192,9 @@ export async function lockReservationsForUse(
   return rows.map((row) => (row ? consumed(row) : orderErrors.illegalReservation()));
 }
 
-export function markConsumed(ctx: AppContext, tx: Tx, ids: readonly string[]): Promise<void> {
-  return markReservationsUsed(tx, ids, ctx.clock.nowMs());
+/** consumeReservations undone for these reservations: usable again once the transaction commits. */
+export function unconsume(tx: Tx, ids: readonly string[]): Promise<void> {
+  return restoreReservations(tx, ids);
 }
 
 const WALLET_TYPES: Record<string, string> = {

@@ -181,40 +181,42 @@ export interface ReservationUse {
 }
 
 /**
- * For orders placed together (one transaction): each use's reservation, locked, when it is
- * visible to its caller, unused and unexpired; undefined otherwise. Rows are locked in id order,
- * so two groups sharing reservations cannot deadlock; a single use (markReservationUsed) locks
- * one row. The caller marks the ones it uses with markReservationsUsed in the same transaction.
+ * For orders placed together (one transaction): uses each reservation that is visible to its
+ * caller, unused and unexpired, and answers it (undefined for the others), in one statement. Rows
+ * are locked in id order, so two groups sharing reservations cannot deadlock; a single use
+ * (markReservationUsed) locks one row. A use whose order does not go ahead after all is undone
+ * with restoreReservations in the same transaction: one statement instead of a lock now and a
+ * mark later for every group, a second only for a group with a refusal.
  */
-export async function lockUsableReservations(
+export async function useReservations(
   q: Queryable,
   uses: readonly ReservationUse[],
   nowMs: number,
 ): Promise<(UsableReservationRow | undefined)[]> {
   const { rows } = await q.query<UsableReservationRow & { ord: number }>(
-    `SELECT ${USABLE_COLUMNS}, u.ord::int AS ord
-     FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS u(id, partner_id, account_id, ord)
-     JOIN reservations r ON r.id = u.id AND r.partner_id = u.partner_id
-       AND (r.partner_id = u.account_id OR r.account_id = u.account_id)
-     -- id = ANY: primary-key probes whatever the (generic) plan thinks of unnest's row count.
-     WHERE r.id = ANY($1::text[]) AND r.state = 'valid' AND r.expires_at > to_timestamp($4::bigint / 1000.0)
-     ORDER BY r.id
-     FOR UPDATE OF r`,
+    `WITH usable AS MATERIALIZED (
+       SELECT r.id, u.ord::int AS ord
+       FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS u(id, partner_id, account_id, ord)
+       JOIN reservations r ON r.id = u.id AND r.partner_id = u.partner_id
+         AND (r.partner_id = u.account_id OR r.account_id = u.account_id)
+       -- id = ANY: primary-key probes whatever the (generic) plan thinks of unnest's row count.
+       WHERE r.id = ANY($1::text[]) AND r.state = 'valid' AND r.expires_at > to_timestamp($4::bigint / 1000.0)
+       ORDER BY r.id
+       FOR UPDATE OF r
+     )
+     UPDATE reservations r SET state = 'used', used_at = to_timestamp($4::bigint / 1000.0)
+     FROM usable WHERE r.id = usable.id
+     RETURNING ${USABLE_COLUMNS}, usable.ord`,
     [uses.map((use) => use.id), uses.map((use) => use.partnerId), uses.map((use) => use.accountId), nowMs],
   );
   return rowsInInputOrder(rows, uses.length);
 }
 
-/** Reservations locked by lockUsableReservations, used by the orders of the same transaction. */
-export async function markReservationsUsed(
-  q: Queryable,
-  ids: readonly string[],
-  nowMs: number,
-): Promise<void> {
+/** Undoes useReservations, in its transaction, for the reservations whose orders did not go ahead. */
+export async function restoreReservations(q: Queryable, ids: readonly string[]): Promise<void> {
   await q.query(
-    `UPDATE reservations SET state = 'used', used_at = to_timestamp($2::bigint / 1000.0)
-     WHERE id = ANY($1::text[]) AND state = 'valid'`,
-    [ids, nowMs],
+    `UPDATE reservations SET state = 'valid', used_at = NULL WHERE id = ANY($1::text[]) AND state = 'used'`,
+    [ids],
   );
 }
 

@@ -1,7 +1,7 @@
 import type { AuthorizationStep } from '../cards/processor.ts';
 import { authorizeCards } from '../cards/service.ts';
-import { checkSpendsTogether, recordSpendsTogether } from '../limits/service.ts';
-import { lockReservationsForUse, markConsumed } from '../orders/service.ts';
+import { recordSpendsTogether, releaseSpends } from '../limits/service.ts';
+import { consumeReservations, unconsume } from '../orders/service.ts';
 import type { AppContext } from '../platform/context.ts';
 import { refusedByDatabase } from '../platform/db/errors.ts';
 import { GroupedCalls, perContext } from '../platform/db/grouped-writer.ts';
@@ -23,12 +23,12 @@ import { type WalletOrderBody, walletOrderView } from './view.ts';
 /**
  * Card orders placed together: the orders that concurrent requests (without an Idempotency-Key)
  * place at the same moment go through the steps of storeWalletOrder as one group, in one
- * transaction of about seven statements, instead of eight round trips each (on this machine a
+ * transaction of six statements (BEGIN and COMMIT included), instead of eight round trips each (on this machine a
  * round trip costs both processes more CPU than most statements' work; bench/FINDINGS.md).
  *
- * Every rule is the single order's: the reservation used once (locked in the group, marked used
- * only if its order goes ahead), the limits checked and the spend recorded under the spend keys'
- * locks, the card authorised before anything is written. Orders of one group never share a spend
+ * Every rule is the single order's: the reservation used once (used by the group, and usable
+ * again if its order does not go ahead), the limits checked and the spend recorded under the
+ * spend keys' locks, the card authorised before the order is written. Orders of one group never share a spend
  * key or a reservation (GroupedCalls keeps the next one waiting), so each order's limits are
  * exactly what they would be alone. Each order gets its own answer: its WalletOrder or the error
  * that refused it, nothing of it written.
@@ -92,23 +92,19 @@ class OrderGroups {
   }
 }
 
-/** One group's orders, in its transaction: storeWalletOrder's steps, each for all of them at once. */
+/**
+ * One group's orders, in its transaction: storeWalletOrder's steps, each for all of them at once.
+ * Reservations are used and spend recorded before the card processor answers (as a lone order
+ * does, whose rollback undoes them): an order that does not go ahead gets both undone before the
+ * group commits, which costs statements only in a group with such an order.
+ */
 async function storeOrderGroup(ctx: AppContext, tx: Tx, group: PreparedOrder[]): Promise<Outcome[]> {
   const outcomes: Outcome[] = new Array(group.length);
-  const drafts = await draftOrders(ctx, tx, group, outcomes);
+  const { drafts, used } = await draftOrders(ctx, tx, group, outcomes);
   const fitting = await withinLimits(ctx, tx, drafts, outcomes);
   const authorized = await authorizedOrders(ctx, tx, fitting, outcomes);
+  await undoUnplaced(tx, { used, fitting, authorized });
   if (authorized.length === 0) return outcomes;
-  await markConsumed(
-    ctx,
-    tx,
-    authorized.map(({ draft }) => draft.reservation.id),
-  );
-  await recordSpendsTogether(
-    tx,
-    authorized.map(({ draft }) => spendOf(draft)),
-    fitting.atMs,
-  );
   const writes = authorized.map(({ draft, step }) => orderWrite(ctx, draft, step));
   const rows = await insertOrders(tx, writes, jobsOfNewOrders(writes), authorized[0]!.draft.nowMs);
   authorized.forEach(({ index }, position) => {
@@ -128,64 +124,69 @@ interface Authorized extends Drafted {
   step: AuthorizationStep;
 }
 
-/** Each order's reservation, locked, and its draft; refusals and unlocked reservations set aside. */
+/**
+ * Each order's reservation, used, and its draft; refusals and unlocked reservations set aside.
+ * Also answers the ids of every reservation used, whether its order was drafted or not.
+ */
 async function draftOrders(
   ctx: AppContext,
   tx: Tx,
   group: PreparedOrder[],
   outcomes: Outcome[],
-): Promise<Drafted[]> {
-  const reservations = await lockReservationsForUse(
+): Promise<{ drafts: Drafted[]; used: string[] }> {
+  const reservations = await consumeReservations(
     ctx,
     tx,
     group.map(({ scope, request }) => ({ scope, id: request.reservationId })),
   );
   const drafts: Drafted[] = [];
+  const used: string[] = [];
   reservations.forEach((reservation, index) => {
     if (reservation instanceof ApiError) {
       outcomes[index] = { refused: reservation };
-    } else if (reservation.quote === null) {
+      return;
+    }
+    used.push(reservation.id);
+    if (reservation.quote === null) {
       outcomes[index] = ALONE;
-    } else {
-      try {
-        drafts.push({ index, draft: draftOrder(ctx, group[index]!, reservation) });
-      } catch (error) {
-        outcomes[index] = { refused: error };
-      }
+      return;
+    }
+    try {
+      drafts.push({ index, draft: draftOrder(ctx, group[index]!, reservation) });
+    } catch (error) {
+      outcomes[index] = { refused: error };
     }
   });
-  return drafts;
+  return { drafts, used };
 }
 
-/** The drafts whose amount fits every limit window, and the instant the limits were read at. */
+/** The drafts whose amount fits every limit window, their spend recorded. */
 async function withinLimits(
   ctx: AppContext,
   tx: Tx,
   drafts: Drafted[],
   outcomes: Outcome[],
-): Promise<{ drafts: Drafted[]; atMs: number }> {
-  if (drafts.length === 0) return { drafts, atMs: ctx.clock.nowMs() };
-  const { refusals, atMs } = await checkSpendsTogether(
+): Promise<Drafted[]> {
+  if (drafts.length === 0) return drafts;
+  const refusals = await recordSpendsTogether(
     ctx,
     tx,
     drafts.map(({ draft }) => spendOf(draft)),
   );
-  const fitting = drafts.filter((entry, position) => {
+  return drafts.filter((entry, position) => {
     const refusal = refusals[position];
     if (refusal !== undefined) outcomes[entry.index] = { refused: refusal };
     return refusal === undefined;
   });
-  return { drafts: fitting, atMs };
 }
 
 /** The fitting drafts whose card the processor approved, with the step the issuer asked for. */
 async function authorizedOrders(
   ctx: AppContext,
   tx: Tx,
-  fitting: { drafts: Drafted[] },
+  drafts: Drafted[],
   outcomes: Outcome[],
 ): Promise<Authorized[]> {
-  const { drafts } = fitting;
   if (drafts.length === 0) return [];
   const answers = await authorizeCards(
     ctx,
@@ -201,6 +202,27 @@ async function authorizedOrders(
     else authorized.push({ ...entry, step: answer.step });
   });
   return authorized;
+}
+
+/**
+ * What the group's orders that will not be placed had taken: their spend (recorded for every
+ * fitting order) and their reservations (used for every order whose reservation was usable), so
+ * that both stay as they were before the group once it commits.
+ */
+async function undoUnplaced(
+  tx: Tx,
+  taken: { used: string[]; fitting: Drafted[]; authorized: Authorized[] },
+): Promise<void> {
+  const placed = new Set(taken.authorized.map(({ index }) => index));
+  const unplaced = taken.fitting.filter(({ index }) => !placed.has(index));
+  if (unplaced.length > 0)
+    await releaseSpends(
+      tx,
+      unplaced.map(({ draft }) => draft.orderId),
+    );
+  const placedReservations = new Set(taken.authorized.map(({ draft }) => draft.reservation.id));
+  const unused = taken.used.filter((id) => !placedReservations.has(id));
+  if (unused.length > 0) await unconsume(tx, unused);
 }
 
 const groupsOf = perContext((ctx: AppContext) => new OrderGroups(ctx));

@@ -2,12 +2,14 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { saveOverride } from '../../src/limits/overrides-store.ts';
 import { recordSpend, releaseSpend } from '../../src/limits/service.ts';
 import {
   deleteSpend,
   largestSpentOf,
   lockSpendKeys,
-  recordCheckedSpends,
+  lockSpendKeysReadingOverrides,
+  recordSpendsWithin,
   recordSpendWithin,
 } from '../../src/limits/spend-store.ts';
 import { Clock } from '../../src/platform/clock.ts';
@@ -125,18 +127,82 @@ describe('card spend running totals', () => {
     // A group of two orders (no shared key) at T0 + 1 h: before both rows above.
     await withTransaction(db, async (tx) => {
       await lockSpendKeys(tx, keys);
-      await recordCheckedSpends(
+      const answers = await recordSpendsWithin(
         tx,
         [
-          { orderId: 'WO_TOGETHER01', keys: [keys[0]!, keys[2]!], amountUsd: '7.25' },
-          { orderId: 'WO_TOGETHER02', keys: [keys[1]!], amountUsd: '3' },
+          { orderId: 'WO_TOGETHER01', keys: [keys[0]!, keys[2]!], amountUsd: '7.25', limitsUsd: [NO_LIMIT] },
+          { orderId: 'WO_TOGETHER02', keys: [keys[1]!], amountUsd: '3', limitsUsd: [NO_LIMIT] },
         ],
+        [T0],
         T0 + HOUR,
       );
+      expect(answers.map((answer) => answer.recorded)).toEqual([true, true]);
     });
     expect(await wrongRunningTotals(keys)).toEqual([]);
     const spent = await largestSpent(db, keys, [T0, T0 + 3 * HOUR]);
     expect(spent.map((value) => new Money(value).toFixed(2))).toEqual(['47.25', '40.00']);
+  });
+
+  it('record together only the orders that fit every window, answering what each key had spent', async () => {
+    await record('WO_FITS000001', ['test:fits:a'], '60', T0);
+    await record('WO_FITS000002', ['test:fits:b'], '90', T0 - 3 * DAY);
+    const before = await db.query('SELECT count(*)::int AS n FROM card_spend');
+    const orders = [
+      // 60 spent today under a: 40 more fits a daily 100, 41 would not.
+      { orderId: 'WO_FITS000010', keys: ['test:fits:a'], amountUsd: '40', limitsUsd: ['100', '500'] },
+      // b spent 90 three days ago: out of the daily window, inside the weekly one (100).
+      {
+        orderId: 'WO_FITS000011',
+        keys: ['test:fits:b', 'test:fits:c'],
+        amountUsd: '10.01',
+        limitsUsd: ['100', '100'],
+      },
+      { orderId: 'WO_FITS000012', keys: ['test:fits:d'], amountUsd: '100', limitsUsd: ['100', '100'] },
+    ];
+    const answers = await withTransaction(db, async (tx) => {
+      await lockSpendKeys(tx, ['test:fits:a', 'test:fits:b', 'test:fits:c', 'test:fits:d']);
+      return recordSpendsWithin(tx, orders, [T0 + HOUR - DAY, T0 + HOUR - 7 * DAY], T0 + HOUR);
+    });
+    expect(answers).toEqual([
+      { recorded: true, spent: ['60', '60'] },
+      { recorded: false, spent: ['0', '90'] },
+      { recorded: true, spent: ['0', '0'] },
+    ]);
+    const { rows } = await db.query<{ order_id: string; spend_key: string; running_usd: string }>(
+      `SELECT order_id, spend_key, running_usd::text FROM card_spend WHERE order_id LIKE 'WO_FITS00001%' ORDER BY 1, 2`,
+    );
+    expect(rows).toEqual([
+      { order_id: 'WO_FITS000010', spend_key: 'test:fits:a', running_usd: '100' },
+      { order_id: 'WO_FITS000012', spend_key: 'test:fits:d', running_usd: '100' },
+    ]);
+    const after = await db.query('SELECT count(*)::int AS n FROM card_spend');
+    expect(after.rows[0].n).toBe(before.rows[0].n + 2);
+  });
+
+  it("lock the keys and read the partners' overrides in one statement", async () => {
+    await db.query(
+      `INSERT INTO accounts (id, partner_id, kind, status, type, country)
+       VALUES ('AC_OVERRIDE0001', 'AC_OVERRIDE0001', 'master', 'APPROVED', 'BUSINESS', 'US')`,
+    );
+    await saveOverride(db, 'AC_OVERRIDE0001', { STANDARD: { daily: '5', weekly: '6', yearly: '7' } }, T0);
+    await withTransaction(db, async (tx) => {
+      const overrides = await lockSpendKeysReadingOverrides(
+        tx,
+        ['test:lock:b', 'test:lock:a'],
+        ['AC_OVERRIDE0001', 'AC_NONE'],
+      );
+      expect([...overrides]).toEqual([
+        ['AC_OVERRIDE0001', { STANDARD: { daily: '5', weekly: '6', yearly: '7' } }],
+      ]);
+      const { rows } = await tx.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid()",
+      );
+      expect(rows[0]!.n).toBe(2);
+    });
+    await withTransaction(db, async (tx) => {
+      const none = await lockSpendKeysReadingOverrides(tx, ['test:lock:a'], []);
+      expect(none.size).toBe(0);
+    });
   });
 
   it('answer many reads in one statement, each as it would be answered alone', async () => {

@@ -163,7 +163,7 @@ describe('card orders placed together', () => {
     const refusedReservations = [refused.declined, refused.mismatch, refused.limit].map((r) => r.reservation);
     expect(
       await count(
-        "SELECT count(*)::int AS n FROM reservations WHERE id = ANY($1::text[]) AND state = 'valid'",
+        "SELECT count(*)::int AS n FROM reservations WHERE id = ANY($1::text[]) AND state = 'valid' AND used_at IS NULL",
         [refusedReservations],
       ),
     ).toBe(3);
