@@ -28,19 +28,6 @@ const spentSince = (index: number, start: string) =>
   `COALESCE(max(latest.running_usd - ${BEFORE(start)}), 0) AS w${index}`;
 
 /**
- * Per window, the largest spend since its start (parameter startParam(index)) over the keys in
- * parameter keysParam, as columns w0, w1, …; keys with no spend count 0.
- */
-function largestSpentSince(
-  keysParam: number,
-  startParam: (index: number) => number,
-  windows: number,
-): string {
-  const columns = Array.from({ length: windows }, (_, index) => spentSince(index, AT(startParam(index))));
-  return `SELECT ${columns.join(', ')} FROM unnest($${keysParam}::text[]) AS k(key) ${LATEST}`;
-}
-
-/**
  * Whether any key (rows of `keys`, a FROM item with columns `key` and `order_id`) has a row after
  * (`atSql`, the order id): only when another process's clock ran ahead. Each probe is one index
  * descent (LIMIT 1), and a false answer gates the UPDATE that corrects those rows: as a one-time
@@ -147,60 +134,25 @@ export interface SpendWindow {
   limitUsd: string;
 }
 
-const recordTexts = new Map<number, string>();
-
-/**
- * Parameters: 1 order id, 2 keys (distinct), 3 amount, 4 time, then per window its start and
- * its limit. The amount fits when, for every window, it is at most the limit less the most a key
- * spent in it (never below 0). Then each key gets the order's row, with the running total of the
- * key's row before it plus the amount, and rows after it (only when another process's clock ran
- * ahead) gain the amount.
- */
-function recordWithinText(windows: number): string {
-  const startParam = (index: number) => 5 + index * 2;
-  const fits = Array.from(
-    { length: windows },
-    (_, index) => `$3::numeric <= GREATEST(0, $${startParam(index) + 1}::numeric - w${index})`,
-  );
-  const spent = largestSpentSince(2, startParam, windows);
-  return `WITH spent AS (${spent}),
-  fits AS (SELECT ${fits.join(' AND ')} AS ok FROM spent),
-  later AS (
-    UPDATE card_spend SET running_usd = running_usd + $3::numeric
-    WHERE (SELECT ok FROM fits) AND ${anyLater('(SELECT key, $1::text AS order_id FROM unnest($2::text[]) AS u(key)) AS k', AT(4))}
-      AND spend_key = ANY($2::text[]) AND (at, order_id) > (${AT(4)}, $1::text)
-  ),
-  recorded AS (
-    INSERT INTO card_spend (order_id, spend_key, amount_usd, at, running_usd)
-    SELECT $1::text, k.key, $3::numeric, ${AT(4)}, $3::numeric + COALESCE((
-        SELECT running_usd FROM card_spend WHERE spend_key = k.key AND (at, order_id) < (${AT(4)}, $1::text)
-        ORDER BY at DESC, order_id DESC LIMIT 1), 0)
-    FROM unnest($2::text[]) AS k(key) WHERE (SELECT ok FROM fits)
-    RETURNING 1
-  )
-  SELECT spent.*, (SELECT count(*) FROM recorded) > 0 AS recorded FROM spent`;
-}
-
 /**
  * Checks and records one order's spend under each key in one statement, under the keys' locks
- * (lockSpendKeys first, in the same transaction). Answers whether it was recorded and the most a
- * key had spent in each window before it, so the caller can say which limit refused it.
+ * (lockSpendKeys first, in the same transaction): recordSpendsWithin for one order. Answers
+ * whether it was recorded and the most a key had spent in each window before it, so the caller
+ * can say which limit refused it.
  */
 export async function recordSpendWithin(
   q: Queryable,
   order: { orderId: string; keys: readonly string[]; amountUsd: string; atMs: number },
   windows: readonly SpendWindow[],
 ): Promise<{ recorded: boolean; spent: string[] }> {
-  let text = recordTexts.get(windows.length);
-  if (text === undefined) {
-    text = recordWithinText(windows.length);
-    recordTexts.set(windows.length, text);
-  }
-  const params: unknown[] = [order.orderId, order.keys, order.amountUsd, order.atMs];
-  for (const window of windows) params.push(window.startMs, window.limitUsd);
-  const { rows } = await q.query<Record<string, string> & { recorded: boolean }>(text, params);
-  const row = rows[0]!;
-  return { recorded: row.recorded, spent: windows.map((_, index) => row[`w${index}`]!) };
+  const { orderId, keys, amountUsd, atMs } = order;
+  const [answer] = await recordSpendsWithin(
+    q,
+    [{ orderId, keys, amountUsd, limitsUsd: windows.map((window) => window.limitUsd) }],
+    windows.map((window) => window.startMs),
+    atMs,
+  );
+  return answer!;
 }
 
 export interface GroupSpend {
@@ -215,9 +167,9 @@ const recordGroupTexts = new Map<number, string>();
 
 /**
  * Parameters: 1 order ids, 2 their amounts, 3 every order's keys, 4 the order (1-based) each key
- * belongs to, 5 the time, then per window its start and the orders' limits in it. As
- * recordWithinText for each order: it fits when, for every window, its amount is at most its limit
- * less the most one of its keys spent (never below 0), and only a fitting order's rows are written.
+ * belongs to, 5 the time, then per window its start and the orders' limits in it. An order fits
+ * when, for every window, its amount is at most its limit less the most one of its keys spent
+ * (never below 0); only a fitting order's rows are written.
  */
 function recordGroupText(windows: number): string {
   const startParam = (index: number) => 6 + index * 2;
@@ -258,9 +210,9 @@ function recordGroupText(windows: number): string {
 }
 
 /**
- * recordSpendWithin for orders placed together, no two of which share a key, in one statement
- * under their keys' locks (lockSpendKeys, same transaction): each order's spend is recorded when
- * it fits every window, the windows starting at the same instants for all. Each (order, key) row
+ * Checks and records the spend of orders, no two of which share a key, in one statement under
+ * their keys' locks (lockSpendKeys, same transaction): each order's spend is recorded when it
+ * fits every window, the windows starting at the same instants for all. Each (order, key) row
  * gets the running total of the key's row before it plus the amount, and rows after it (only
  * when another process's clock ran ahead) gain the amount. Answers, per order, whether it was
  * recorded and the most one of its keys had spent in each window before it.
