@@ -69,6 +69,18 @@ describe('serializeJson', () => {
     expect(serializeJson('lone \ud800 half')).toBe(JSON.stringify('lone \ud800 half'));
   });
 
+  it('writes keys alike however often they come back, past the bound of keys it keeps quoted', () => {
+    const awkward = { 'quote"key': 1, 'line\nkey': 2, __proto__key: 3, constructor: 4 };
+    expect(serializeJson(awkward)).toBe(JSON.stringify(awkward));
+    expect(serializeJson([awkward, awkward])).toBe(JSON.stringify([awkward, awkward]));
+    const many = Object.fromEntries(Array.from({ length: 5000 }, (_, index) => [`k${index}`, index]));
+    expect(serializeJson(many)).toBe(JSON.stringify(many));
+    expect(serializeJson(many)).toBe(JSON.stringify(many));
+    // Own members only, as JSON.stringify: an inherited enumerable member is not written.
+    const child = Object.assign(Object.create({ inherited: true }), { own: 'yes' });
+    expect(serializeJson(child)).toBe('{"own":"yes"}');
+  });
+
   it('writes an invalid Date as null, as JSON.stringify does', () => {
     expect(serializeJson({ at: new Date(Number.NaN) })).toBe('{"at":null}');
   });
