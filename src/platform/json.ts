@@ -8,7 +8,7 @@ import { isMoney } from './money.ts';
  * It runs for every answer, so it is written for speed and little garbage: string concatenation,
  * object keys quoted once, and strings that need no escaping (ids, codes, most values) written
  * without a JSON.stringify call. That made an account answer 3.6× faster to write (13.8 → 3.9 µs),
- * and the quoted keys a third faster again with a third less garbage (bench/FINDINGS.md, session 11).
+ * and the quoted keys a third faster again with half the garbage (bench/FINDINGS.md, session 11).
  */
 export function serializeJson(value: unknown): string {
   return write(value) ?? 'null';
@@ -54,16 +54,21 @@ function writeArray(items: unknown[]): string {
 }
 
 /**
- * `"key":` for the keys answers use (field names, currency codes), made once: a key would
- * otherwise cost new strings in every answer. Bounded, as a key can come from stored data.
+ * `"key":` and `,"key":` for the keys answers use (field names, currency codes), made once: a
+ * key would otherwise cost new strings in every answer. Bounded, as a key can come from stored data.
  */
-const keyPrefixes = new Map<string, string>();
+interface KeyPrefix {
+  first: string;
+  next: string;
+}
+const keyPrefixes = new Map<string, KeyPrefix>();
 const MAX_KEY_PREFIXES = 4096;
 
-function keyPrefix(key: string): string {
+function keyPrefix(key: string): KeyPrefix {
   let prefix = keyPrefixes.get(key);
   if (prefix === undefined) {
-    prefix = `${writeString(key)}:`;
+    const first = `${writeString(key)}:`;
+    prefix = { first, next: `,${first}` };
     if (keyPrefixes.size < MAX_KEY_PREFIXES) keyPrefixes.set(key, prefix);
   }
   return prefix;
@@ -75,7 +80,8 @@ function writeObject(object: Record<string, unknown>): string {
     if (!Object.hasOwn(object, key)) continue;
     const written = write(object[key]);
     if (written === undefined) continue;
-    out += out.length > 1 ? `,${keyPrefix(key)}` : keyPrefix(key);
+    const prefix = keyPrefix(key);
+    out += out.length > 1 ? prefix.next : prefix.first;
     out += written;
   }
   return `${out}}`;
