@@ -10,10 +10,8 @@ import { findOverride, type StoredLimits } from './overrides-store.ts';
 import {
   deleteSpend,
   largestSpentOf,
-  lockSpendKeys,
   lockSpendKeysReadingOverrides,
   recordSpendsWithin,
-  recordSpendWithin,
   type SpentRead,
 } from './spend-store.ts';
 import { defaultLimits, type LimitTable, type LimitTier, WINDOWS, type WindowName } from './tables.ts';
@@ -39,11 +37,6 @@ export interface LimitsSubject {
 }
 
 /** The partner's override for the tier when the operator set one, else the country's default. */
-async function limitTable(q: Queryable, subject: LimitsSubject): Promise<LimitTable> {
-  const override = subject.partnerId ? await findOverride(q, subject.partnerId) : undefined;
-  return tableOf(override, subject);
-}
-
 function tableOf(override: StoredLimits | undefined, subject: LimitsSubject): LimitTable {
   const tier = override?.[subject.tier];
   if (tier)
@@ -145,28 +138,14 @@ export async function currentLimits(
 
 /**
  * Checks an order's USD amount against every window of every key and records the spend, in the
- * order's transaction. The keys are locked first, in one statement, so orders sharing a key
- * (address, user or card) run this one at a time and cannot together pass a limit; the lock is
- * held until the order commits or rolls back (a rollback takes the spend with it). Then one
- * statement sums the windows and records the spend only when the amount fits all of them.
+ * order's transaction: recordSpendsTogether for one order, throwing what refused it. The keys are
+ * locked first, so orders sharing a key (address, user or card) run this one at a time and cannot
+ * together pass a limit; the lock is held until the order commits or rolls back (a rollback takes
+ * the spend with it).
  */
 export async function recordSpend(ctx: AppContext, tx: Tx, order: OrderSpend): Promise<void> {
-  const keys = [...new Set(order.keys)];
-  await lockSpendKeys(tx, keys);
-  // Read after the locks: an order that waited measures its windows from when it got them.
-  const nowMs = ctx.clock.nowMs();
-  const table = await limitTable(tx, order.subject);
-  const starts = windowStarts(nowMs);
-  const { recorded, spent } = await recordSpendWithin(
-    tx,
-    { orderId: order.orderId, keys, amountUsd: order.amountUsd.toFixed(), atMs: nowMs },
-    WINDOWS.map((window, index) => ({ startMs: starts[index]!, limitUsd: table[window.name].toFixed() })),
-  );
-  if (recorded) return;
-  throw (
-    limitRefusal(table, spentOf(spent), order.amountUsd) ??
-    new Error(`spend of order ${order.orderId} refused though it fits every window`)
-  );
+  const [refusal] = await recordSpendsTogether(ctx, tx, [{ ...order, keys: [...new Set(order.keys)] }]);
+  if (refusal) throw refusal;
 }
 
 /** The error of the first window the amount does not fit, or undefined when it fits them all. */
@@ -187,9 +166,10 @@ export interface OrderSpend {
 }
 
 /**
- * recordSpend for orders placed together in one transaction, no two of which share a key: all
- * their keys locked in one statement (which also reads the partners' overrides), then every
- * order checked against its windows and, when it fits, its spend recorded, in one more. Answers
+ * Checks orders' USD amounts against every window of their keys and records the spend of those
+ * that fit, in the caller's transaction (one order's, recordSpend, or a group's, no two of whose
+ * orders share a key): all their keys locked in one statement (which also reads the partners'
+ * overrides), then every order checked and, when it fits, its spend recorded, in one more. Answers
  * each order's limit error (undefined when its spend was recorded). An order that does not go
  * ahead after all must have its spend released (releaseSpends) in the same transaction.
  */
@@ -231,7 +211,7 @@ export async function recordSpendsTogether(
 
 /** Releases the spend of orders recordSpendsTogether recorded that did not go ahead after all. */
 export async function releaseSpends(tx: Tx, orderIds: readonly string[]): Promise<void> {
-  for (const orderId of orderIds) await deleteSpend(tx, orderId);
+  for (const orderId of orderIds) await releaseSpend(tx, orderId);
 }
 
 /** A failed order's spend no longer counts. Safe to repeat. */

@@ -129,32 +129,6 @@ export async function lockSpendKeysReadingOverrides(
   return new Map(rows.flatMap((row) => (row.partner_id && row.limits ? [[row.partner_id, row.limits]] : [])));
 }
 
-export interface SpendWindow {
-  startMs: number;
-  limitUsd: string;
-}
-
-/**
- * Checks and records one order's spend under each key in one statement, under the keys' locks
- * (lockSpendKeys first, in the same transaction): recordSpendsWithin for one order. Answers
- * whether it was recorded and the most a key had spent in each window before it, so the caller
- * can say which limit refused it.
- */
-export async function recordSpendWithin(
-  q: Queryable,
-  order: { orderId: string; keys: readonly string[]; amountUsd: string; atMs: number },
-  windows: readonly SpendWindow[],
-): Promise<{ recorded: boolean; spent: string[] }> {
-  const { orderId, keys, amountUsd, atMs } = order;
-  const [answer] = await recordSpendsWithin(
-    q,
-    [{ orderId, keys, amountUsd, limitsUsd: windows.map((window) => window.limitUsd) }],
-    windows.map((window) => window.startMs),
-    atMs,
-  );
-  return answer!;
-}
-
 export interface GroupSpend {
   orderId: string;
   keys: readonly string[];

@@ -10,7 +10,6 @@ import {
   lockSpendKeys,
   lockSpendKeysReadingOverrides,
   recordSpendsWithin,
-  recordSpendWithin,
 } from '../../src/limits/spend-store.ts';
 import { Clock } from '../../src/platform/clock.ts';
 import type { AppContext } from '../../src/platform/context.ts';
@@ -66,9 +65,13 @@ async function wrongRunningTotals(keys: string[]): Promise<unknown[]> {
 async function record(orderId: string, keys: string[], amountUsd: string, atMs: number) {
   return withTransaction(db, async (tx) => {
     await lockSpendKeys(tx, keys);
-    return recordSpendWithin(tx, { orderId, keys, amountUsd, atMs }, [
-      { startMs: atMs - DAY, limitUsd: NO_LIMIT },
-    ]);
+    const [answer] = await recordSpendsWithin(
+      tx,
+      [{ orderId, keys, amountUsd, limitsUsd: [NO_LIMIT] }],
+      [atMs - DAY],
+      atMs,
+    );
+    return answer;
   });
 }
 
@@ -233,10 +236,13 @@ describe('card spend running totals', () => {
     const attempt = (orderId: string, amountUsd: string) =>
       withTransaction(db, async (tx) => {
         await lockSpendKeys(tx, [key]);
-        return recordSpendWithin(tx, { orderId, keys: [key], amountUsd, atMs: T0 + HOUR }, [
-          { startMs: T0 + HOUR - DAY, limitUsd: '500' },
-          { startMs: T0 + HOUR - 7 * DAY, limitUsd: '2000' },
-        ]);
+        const [answer] = await recordSpendsWithin(
+          tx,
+          [{ orderId, keys: [key], amountUsd, limitsUsd: ['500', '2000'] }],
+          [T0 + HOUR - DAY, T0 + HOUR - 7 * DAY],
+          T0 + HOUR,
+        );
+        return answer;
       });
     expect(await attempt('WO_ROOM000002', '100.01')).toEqual({ recorded: false, spent: ['400', '400'] });
     expect(await attempt('WO_ROOM000003', '100')).toEqual({ recorded: true, spent: ['400', '400'] });
