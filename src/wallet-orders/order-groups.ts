@@ -23,13 +23,14 @@ import { type WalletOrderBody, walletOrderView } from './view.ts';
 /**
  * Card orders placed together: the orders that concurrent requests (without an Idempotency-Key)
  * place at the same moment go through the steps of storeWalletOrder as one group, in one
- * transaction of six statements (BEGIN and COMMIT included), instead of eight round trips each (on this machine a
- * round trip costs both processes more CPU than most statements' work; bench/FINDINGS.md).
+ * transaction of six statements (BEGIN and COMMIT included), instead of eight round trips each
+ * (on this machine a round trip costs both processes more CPU than most statements' work;
+ * bench/FINDINGS.md).
  *
  * Every rule is the single order's: the reservation used once (used by the group, and usable
  * again if its order does not go ahead), the limits checked and the spend recorded under the
- * spend keys' locks, the card authorised before the order is written. Orders of one group never share a spend
- * key or a reservation (GroupedCalls keeps the next one waiting), so each order's limits are
+ * spend keys' locks, the card authorised before the order is written. Orders of one group never
+ * share a spend key or a reservation (GroupedCalls keeps the next one waiting), so each order's limits are
  * exactly what they would be alone. Each order gets its own answer: its WalletOrder or the error
  * that refused it, nothing of it written.
  *
@@ -119,6 +120,12 @@ interface Drafted {
   draft: OrderDraft;
 }
 
+/** A reservation the group used: the place in the group of the order that used it, and its id. */
+interface UsedReservation {
+  index: number;
+  id: string;
+}
+
 /** …and the authorization step the issuer asked for. */
 interface Authorized extends Drafted {
   step: AuthorizationStep;
@@ -133,20 +140,20 @@ async function draftOrders(
   tx: Tx,
   group: PreparedOrder[],
   outcomes: Outcome[],
-): Promise<{ drafts: Drafted[]; used: string[] }> {
+): Promise<{ drafts: Drafted[]; used: UsedReservation[] }> {
   const reservations = await consumeReservations(
     ctx,
     tx,
     group.map(({ scope, request }) => ({ scope, id: request.reservationId })),
   );
   const drafts: Drafted[] = [];
-  const used: string[] = [];
+  const used: UsedReservation[] = [];
   reservations.forEach((reservation, index) => {
     if (reservation instanceof ApiError) {
       outcomes[index] = { refused: reservation };
       return;
     }
-    used.push(reservation.id);
+    used.push({ index, id: reservation.id });
     if (reservation.quote === null) {
       outcomes[index] = ALONE;
       return;
@@ -211,17 +218,13 @@ async function authorizedOrders(
  */
 async function undoUnplaced(
   tx: Tx,
-  taken: { used: string[]; fitting: Drafted[]; authorized: Authorized[] },
+  taken: { used: UsedReservation[]; fitting: Drafted[]; authorized: Authorized[] },
 ): Promise<void> {
   const placed = new Set(taken.authorized.map(({ index }) => index));
-  const unplaced = taken.fitting.filter(({ index }) => !placed.has(index));
-  if (unplaced.length > 0)
-    await releaseSpends(
-      tx,
-      unplaced.map(({ draft }) => draft.orderId),
-    );
-  const placedReservations = new Set(taken.authorized.map(({ draft }) => draft.reservation.id));
-  const unused = taken.used.filter((id) => !placedReservations.has(id));
+  const unplaced = ({ index }: { index: number }) => !placed.has(index);
+  const spent = taken.fitting.filter(unplaced).map(({ draft }) => draft.orderId);
+  if (spent.length > 0) await releaseSpends(tx, spent);
+  const unused = taken.used.filter(unplaced).map(({ id }) => id);
   if (unused.length > 0) await unconsume(tx, unused);
 }
 
