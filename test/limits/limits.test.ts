@@ -153,6 +153,27 @@ describe('POST /v3/widget/limits/calculate', () => {
     expect(fourth.body.errorCode).toBe('limits.weeklyLimitReached');
   });
 
+  it('applies the override to an order placed alone (Idempotency-Key), which then leaves its reservation usable', async () => {
+    const p = await createPartner(t, { name: 'Alone with an override' });
+    await setLimits(t, p.accountId, { STANDARD: { daily: '10', weekly: '400', yearly: '9000' } });
+    const { reservation, amount } = await lockedReservation(t, p);
+    const body = orderBody(p, reservation, amount, { address: { ...US_ADDRESS, street1: '3 Alone Row' } });
+    const refused = await postSigned(t, p, '/v3/debitcard/process/partner', body, {
+      'Idempotency-Key': `override-${reservation}`,
+    });
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { errorCode: string }).errorCode).toBe('limits.dailyLimitReached');
+    const { rows } = await t.ctx.db.query<{ state: string }>('SELECT state FROM reservations WHERE id = $1', [
+      reservation,
+    ]);
+    expect(rows[0]!.state).toBe('valid');
+    await setLimits(t, p.accountId, {});
+    const placed = await postSigned(t, p, '/v3/debitcard/process/partner', body, {
+      'Idempotency-Key': `override-${reservation}-defaults`,
+    });
+    expect(placed.status).toBe(200);
+  });
+
   it("accepts a supported country's own postal code format (API.md decision 5)", async () => {
     const ottawa = {
       street1: '80 Wellington St',
