@@ -13,7 +13,7 @@ import {
   runningOrderAnswer,
   webhookRequest,
 } from './examples.ts';
-import { placeWalletOrderTogether } from './order-groups.ts';
+import { closeOrderGroups, placeWalletOrderTogether } from './order-groups.ts';
 import {
   AuthorizationAnswer,
   AuthorizeAnswer,
@@ -30,6 +30,7 @@ import { registerWebhook } from './webhooks.ts';
 const tags = ['Wallet orders'];
 
 export const walletOrderRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => {
+  app.addHook('onClose', () => closeOrderGroups(ctx));
   app.post<{ Body: ProcessBody }>(
     '/v3/debitcard/process/partner',
     {

@@ -77,6 +77,19 @@ export async function withTransaction<T>(db: Db, fn: (tx: Tx) => Promise<T>): Pr
   const client = await db.connect();
   try {
     await client.query('BEGIN');
+  } catch (error) {
+    client.release();
+    throw error;
+  }
+  return finishTransaction(client, fn);
+}
+
+/**
+ * Runs fn in the transaction `client` has begun: commit on success, rollback on any throw; the
+ * client goes back to its pool either way.
+ */
+export async function finishTransaction<T>(client: Tx, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  try {
     const result = await fn(client);
     await client.query('COMMIT');
     return result;
