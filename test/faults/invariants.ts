@@ -82,6 +82,13 @@ export async function expectLedgerClean(db: Db, tenant: Tenant): Promise<void> {
      WHERE NOT ledger_is_system_owner(owner) AND (total < 0 OR available < 0 OR available > total)`,
   );
   expect(negative.rows).toEqual([]);
+  // Each posted hold names the entry that settled it, an entry for the same thing (no foreign key
+  // says so since migration 026: ledger_settle_hold(s) set it).
+  const orphaned = await db.query(
+    `SELECT h.id FROM ledger_holds h LEFT JOIN ledger_entries e ON e.id = h.entry_id
+     WHERE h.state = 'posted' AND e.reference IS DISTINCT FROM h.reference`,
+  );
+  expect(orphaned.rows).toEqual([]);
   // Transfers only move USD between these users (and any fee to house:fees): none created or destroyed.
   const { rows } = await db.query<{ users: string; fees: string }>(
     `SELECT
