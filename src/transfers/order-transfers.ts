@@ -10,9 +10,8 @@ import {
   insertSettledTransfers,
   insertTransferWith,
   lockTransferById,
-  lockTransferStatuses,
   type NewTransfer,
-  updateStatuses,
+  updateStatusesFrom,
 } from './store.ts';
 
 /**
@@ -145,23 +144,20 @@ export function completeOrderTransfer(
   return completeOrderTransfers(ctx, tx, [{ transferId, blockchainTx }]);
 }
 
-/** completeOrderTransfer for orders completed together: two statements for all of them. Orders
- * processed before these records existed carry an id with no row: nothing to update. */
+/**
+ * completeOrderTransfer for orders completed together: one statement for all of them, changing
+ * only those still PENDING (orders processed before these records existed carry an id with no
+ * row: nothing to update). The order's row lock, held by the caller, serialises every change of
+ * its transfer, so no lock is taken on the transfers first.
+ */
 export async function completeOrderTransfers(
   ctx: AppContext,
   tx: Tx,
   deliveries: readonly { transferId: string | null; blockchainTx: Record<string, unknown> | null }[],
 ): Promise<void> {
-  const ids = deliveries.flatMap((delivery) => delivery.transferId ?? []);
-  if (ids.length === 0) return;
-  const pending = new Set(
-    (await lockTransferStatuses(tx, ids))
-      .filter((row) => row.source.startsWith(ORDER_HOLDING_PREFIX) && row.status === 'PENDING')
-      .map((row) => row.id),
-  );
   const at = ctx.clock.now();
   const changes = deliveries
-    .filter((delivery) => delivery.transferId !== null && pending.has(delivery.transferId))
+    .filter((delivery) => delivery.transferId !== null)
     .map(({ transferId, blockchainTx }) => ({
       id: transferId!,
       change: {
@@ -172,7 +168,7 @@ export async function completeOrderTransfers(
         ...(blockchainTx ? { blockchainTx } : {}),
       },
     }));
-  if (changes.length > 0) await updateStatuses(tx, changes);
+  if (changes.length > 0) await updateStatusesFrom(tx, changes, 'PENDING', ORDER_HOLDING_PREFIX);
 }
 
 /** In the transaction that makes the order FAILED after it was PROCESSING. Safe to repeat. */

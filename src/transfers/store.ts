@@ -241,18 +241,6 @@ export async function changeStatus(q: Queryable, id: string, change: StatusChang
   return row!;
 }
 
-/** Many transfers locked, in id order (as two batches must lock them): what deciding a change needs of each. */
-export async function lockTransferStatuses(
-  q: Queryable,
-  ids: readonly string[],
-): Promise<Pick<TransferRow, 'id' | 'source' | 'status'>[]> {
-  const { rows } = await q.query<Pick<TransferRow, 'id' | 'source' | 'status'>>(
-    'SELECT id, source, status FROM transfers WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE',
-    [ids],
-  );
-  return rows;
-}
-
 /**
  * New statuses and their history entries for one or many transfers, one statement; answers the
  * changed rows (in no particular order).
@@ -265,12 +253,24 @@ export async function changeStatuses(
   return rows;
 }
 
-/** changeStatuses for callers that need nothing back: no row is read back and parsed. */
-export async function updateStatuses(
+/**
+ * changeStatuses for the transfers still in status `from` whose source starts with `sourcePrefix`
+ * (any other is left as it is), for callers that need nothing back: no row is read back and
+ * parsed, and none is locked first. The UPDATE locks each row it changes and checks the
+ * condition again on the row's latest version, so a change another transaction committed
+ * meanwhile is seen and that row skipped.
+ */
+export async function updateStatusesFrom(
   q: Queryable,
   changes: readonly { id: string; change: StatusChange }[],
+  from: TransferRow['status'],
+  sourcePrefix: string,
 ): Promise<void> {
-  await q.query(STATUS_UPDATE, statusUpdateValues(changes));
+  await q.query(`${STATUS_UPDATE} AND t.status = $3 AND starts_with(t.source, $4::text)`, [
+    ...statusUpdateValues(changes),
+    from,
+    sourcePrefix,
+  ]);
 }
 
 const STATUS_UPDATE = `UPDATE transfers AS t SET status = c.status, status_history = t.status_history || c.history,
