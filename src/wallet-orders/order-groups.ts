@@ -24,9 +24,9 @@ import { type WalletOrderBody, walletOrderView } from './view.ts';
 /**
  * Card orders placed together: the orders that concurrent requests (without an Idempotency-Key)
  * place at the same moment go through the steps of storeWalletOrder as one group, in one
- * transaction of six statements (BEGIN and COMMIT included), instead of eight round trips each
- * (on this machine a round trip costs both processes more CPU than most statements' work;
- * bench/FINDINGS.md).
+ * transaction of five statements and COMMIT (its BEGIN sent ahead, while the groups before it
+ * ran), instead of eight round trips each (on this machine a round trip costs both processes more
+ * CPU than most statements' work; bench/FINDINGS.md).
  *
  * Every rule is the single order's: the reservation used once (used by the group, and usable
  * again if its order does not go ahead), the limits checked and the spend recorded under the
