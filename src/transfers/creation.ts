@@ -7,7 +7,7 @@ import { Money } from '../platform/money.ts';
 import { transferErrors } from './errors.ts';
 import { ledgerOwner, type Party } from './parties.ts';
 import { settlementPostings } from './postings.ts';
-import { historyEntry, type StatusHistoryEntry } from './status-history.ts';
+import { historyEntry, type StoredHistoryEntry } from './status-history.ts';
 import type { NewTransfer, TransferStatus } from './store.ts';
 import type { PreparedTransfer } from './transfer-request.ts';
 
@@ -30,9 +30,9 @@ export function settlesAtOnce(p: PreparedTransfer): boolean {
   return p.autoConfirm && !p.preview;
 }
 
-export function confirmedHistory(id: string, dest: Party, atMs: number): StatusHistoryEntry[] {
-  const pending = historyEntry(id, 'PENDING', atMs);
-  return dest.kind === 'chain' ? [pending] : [pending, historyEntry(id, 'COMPLETED', atMs)];
+export function confirmedHistory(dest: Party, atMs: number): StoredHistoryEntry[] {
+  const pending = historyEntry('PENDING', atMs);
+  return dest.kind === 'chain' ? [pending] : [pending, historyEntry('COMPLETED', atMs)];
 }
 
 export function newTransferRow(ctx: AppContext, scope: Scope, p: PreparedTransfer, id: string): NewTransfer {
@@ -46,8 +46,8 @@ export function newTransferRow(ctx: AppContext, scope: Scope, p: PreparedTransfe
         : 'COMPLETED';
   const history =
     status === 'PREVIEW'
-      ? [historyEntry(id, 'PREVIEW', nowMs)]
-      : [historyEntry(id, 'INITIATED', nowMs), ...(p.autoConfirm ? confirmedHistory(id, p.dest, nowMs) : [])];
+      ? [historyEntry('PREVIEW', nowMs)]
+      : [historyEntry('INITIATED', nowMs), ...(p.autoConfirm ? confirmedHistory(p.dest, nowMs) : [])];
   return {
     id,
     partner_id: scope.partnerId,

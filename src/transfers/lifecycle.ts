@@ -35,7 +35,7 @@ export async function expireDueTransfers(ctx: AppContext): Promise<number> {
       await voidHold(tx, row.hold_id!);
       await changeStatus(tx, row.id, {
         status: 'EXPIRED',
-        history: [historyEntry(row.id, 'EXPIRED', now.getTime())],
+        history: [historyEntry('EXPIRED', now.getTime())],
         at: now,
         cancelled: true,
       });
@@ -59,7 +59,7 @@ async function onTransferOutcome(ctx: AppContext, tx: Tx, outcome: ChainOutcome)
   if (outcome.status === 'CONFIRMED') {
     await changeStatus(tx, row.id, {
       status: 'COMPLETED',
-      history: [historyEntry(row.id, 'COMPLETED', at.getTime())],
+      history: [historyEntry('COMPLETED', at.getTime())],
       at,
       completed: true,
       blockchainTx: outcome.blockchainTx ?? {},
@@ -75,7 +75,7 @@ async function onTransferOutcome(ctx: AppContext, tx: Tx, outcome: ChainOutcome)
   });
   await changeStatus(tx, row.id, {
     status: 'FAILED',
-    history: [historyEntry(row.id, 'FAILED', at.getTime())],
+    history: [historyEntry('FAILED', at.getTime())],
     at,
     failureReason: outcome.failureReason ?? 'The chain did not accept this transfer.',
   });

@@ -77,7 +77,7 @@ function orderTransferRow(delivery: OrderDelivery, id: string, nowMs: number): N
     custom_id: null,
     status: 'PENDING',
     hold_id: null,
-    status_history: [historyEntry(id, 'INITIATED', nowMs), historyEntry(id, 'PENDING', nowMs)],
+    status_history: [historyEntry('INITIATED', nowMs), historyEntry('PENDING', nowMs)],
     created_at: new Date(nowMs),
     completed_at: null,
     // No confirm step: the order's quote was already used; kept for the Transfer shape.
@@ -162,7 +162,7 @@ export async function completeOrderTransfers(
       id: transferId!,
       change: {
         status: 'COMPLETED' as const,
-        history: [historyEntry(transferId!, 'COMPLETED', at.getTime())],
+        history: [historyEntry('COMPLETED', at.getTime())],
         at,
         completed: true,
         ...(blockchainTx ? { blockchainTx } : {}),
@@ -183,7 +183,7 @@ export async function failOrderTransfer(
   const at = ctx.clock.now();
   await changeStatus(tx, row.id, {
     status: 'FAILED',
-    history: [historyEntry(row.id, 'FAILED', at.getTime())],
+    history: [historyEntry('FAILED', at.getTime())],
     at,
     failureReason,
   });

@@ -127,7 +127,7 @@ export async function confirmTransfer(
   });
   const updated = await changeStatus(tx, row.id, {
     status: dest.kind === 'chain' ? 'PENDING' : 'COMPLETED',
-    history: confirmedHistory(row.id, dest, nowMs),
+    history: confirmedHistory(dest, nowMs),
     at: new Date(nowMs),
     completed: dest.kind !== 'chain',
   });

@@ -6,7 +6,7 @@ import {
   type HoldArguments,
 } from '../ledger/service.ts';
 import type { Queryable } from '../platform/db/pool.ts';
-import type { StatusHistoryEntry } from './status-history.ts';
+import type { StatusHistoryEntry, StoredHistoryEntry } from './status-history.ts';
 
 /** The SQL of `transfers`; rules live in service.ts and lifecycle.ts. Amounts travel as decimal text. */
 
@@ -34,7 +34,8 @@ export interface TransferRow {
   hold_id: number | null;
   blockchain_tx: Record<string, unknown> | null;
   failure_reason: string | null;
-  status_history: StatusHistoryEntry[];
+  /** Compact entries (historyView shapes them), or whole ones in rows written before. */
+  status_history: (StoredHistoryEntry | StatusHistoryEntry)[];
   created_at: Date;
   updated_at: Date;
   completed_at: Date | null;
@@ -227,7 +228,7 @@ export async function lockTransferById(q: Queryable, id: string): Promise<Transf
 
 export interface StatusChange {
   status: TransferStatus;
-  history: StatusHistoryEntry[];
+  history: StoredHistoryEntry[];
   at: Date;
   completed?: boolean;
   cancelled?: boolean;

@@ -1,5 +1,5 @@
 import { Money } from '../platform/money.ts';
-import type { StatusHistoryEntry } from './status-history.ts';
+import { historyView, type StatusHistoryEntry } from './status-history.ts';
 import type { NewTransfer, TransferRow, TransferStatus } from './store.ts';
 
 /** The Transfer of API.md and facts §1.5; amounts exact (json.ts writes them as numbers). */
@@ -69,7 +69,7 @@ export function transferView(row: ViewedRow): TransferView {
     expiresAt: row.expires_at,
     failureReason: row.failure_reason ?? null,
     blockchainTx: blockchainTxView(row.blockchain_tx ?? null),
-    statusHistories: row.status_history,
+    statusHistories: row.status_history.map((entry) => historyView(row.id, entry)),
     pendingSubStatus: null,
     reversingSubStatus: null,
     reversalReason: null,

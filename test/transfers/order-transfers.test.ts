@@ -60,7 +60,7 @@ async function stored(id: string) {
     states: string[];
     blockchain_tx: Record<string, unknown> | null;
   }>(
-    `SELECT status, blockchain_tx, ARRAY(SELECT e->>'state' FROM jsonb_array_elements(status_history) e) AS states
+    `SELECT status, blockchain_tx, ARRAY(SELECT e->>1 FROM jsonb_array_elements(status_history) e) AS states
      FROM transfers WHERE id = $1`,
     [id],
   );

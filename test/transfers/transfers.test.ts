@@ -71,6 +71,52 @@ describe('POST /v3/transfers between custody balances', () => {
     await expectLedgerSound(t);
   });
 
+  it('stores each status change as [id, state, time] and answers the whole entry; rows stored whole read the same', async () => {
+    const created = await transfer(t, partner, alice, {
+      sourceCurrency: 'USD',
+      sourceAmount: 1,
+      dest: `user:${bob}`,
+      autoConfirm: true,
+    });
+    const id: string = created.body.id;
+    const answered = created.body.statusHistories;
+    expect(answered).toHaveLength(3);
+    answered.forEach((entry: Record<string, unknown>, index: number) => {
+      expect(entry).toEqual({
+        id: expect.stringMatching(/^[2-9A-HJ-NP-Z]{11}$/),
+        transferId: id,
+        createdAt: created.body.createdAt,
+        type: 'OUTGOING',
+        statusOrder: [0, 200, 400][index],
+        statusDetail: ['Initiating Transfer', 'Transfer Pending', 'Transfer Completed'][index],
+        state: ['INITIATED', 'PENDING', 'COMPLETED'][index],
+        failedState: null,
+      });
+    });
+    const stored = await t.database.db.query<{ history: unknown[] }>(
+      'SELECT status_history AS history FROM transfers WHERE id = $1',
+      [id],
+    );
+    expect(stored.rows[0]!.history).toEqual(
+      answered.map((entry: Record<string, unknown>) => [entry.id, entry.state, entry.createdAt]),
+    );
+    // A row written before compact entries holds them whole: answered as they are.
+    await t.database.db.query('UPDATE transfers SET status_history = $2::jsonb WHERE id = $1', [
+      id,
+      JSON.stringify(answered),
+    ]);
+    const read = await (await call(t, partner, alice, 'GET', `/v3/transfers/${id}`)).json();
+    expect(read.statusHistories).toEqual(answered);
+    // Back where the other tests expect the balances.
+    const back = await transfer(t, partner, bob, {
+      sourceCurrency: 'USD',
+      sourceAmount: 1,
+      dest: `user:${alice}`,
+      autoConfirm: true,
+    });
+    expect(back.status, back.text).toBe(200);
+  });
+
   it('holds an UNCONFIRMED transfer until confirm, then settles the hold exactly once', async () => {
     const created = await transfer(t, partner, null, {
       sourceCurrency: 'USD',
