@@ -5,14 +5,7 @@ import { newId } from '../platform/ids.ts';
 import { Money } from '../platform/money.ts';
 import { quoteLockMs } from './creation.ts';
 import { historyEntry } from './status-history.ts';
-import {
-  changeStatus,
-  insertSettledTransfers,
-  insertTransferWith,
-  lockTransferById,
-  type NewTransfer,
-  updateStatusesFrom,
-} from './store.ts';
+import { insertSettledTransfers, insertTransferWith, type NewTransfer, updateStatusesFrom } from './store.ts';
 
 /**
  * The delivery transfer of a card (wallet) order, facts §1.9: once the order is PROCESSING its
@@ -122,15 +115,6 @@ function orderTransferParties(row: NewTransfer) {
   };
 }
 
-/** The order's transfer, locked, while it is still PENDING; anything else is left alone. */
-async function pendingOrderTransfer(tx: Tx, transferId: string | null) {
-  if (transferId === null) return undefined;
-  const row = await lockTransferById(tx, transferId);
-  // Orders processed before these records existed carry an id with no row: nothing to update.
-  if (!row?.source.startsWith(ORDER_HOLDING_PREFIX) || row.status !== 'PENDING') return undefined;
-  return row;
-}
-
 /**
  * In the transaction that makes the order COMPLETE: COMPLETED, with the chain's BlockchainTx
  * for an address (a custody account has none). Safe to repeat.
@@ -171,20 +155,23 @@ export async function completeOrderTransfers(
   if (changes.length > 0) await updateStatusesFrom(tx, changes, 'PENDING', ORDER_HOLDING_PREFIX);
 }
 
-/** In the transaction that makes the order FAILED after it was PROCESSING. Safe to repeat. */
+/**
+ * In the transaction that makes the order FAILED after it was PROCESSING, under the order's row
+ * lock as completeOrderTransfers: FAILED with the reason, only while still PENDING. Safe to repeat.
+ */
 export async function failOrderTransfer(
   ctx: AppContext,
   tx: Tx,
   transferId: string | null,
   failureReason: string,
 ): Promise<void> {
-  const row = await pendingOrderTransfer(tx, transferId);
-  if (!row) return;
+  if (transferId === null) return;
   const at = ctx.clock.now();
-  await changeStatus(tx, row.id, {
-    status: 'FAILED',
+  const change = {
+    status: 'FAILED' as const,
     history: [historyEntry('FAILED', at.getTime())],
     at,
     failureReason,
-  });
+  };
+  await updateStatusesFrom(tx, [{ id: transferId, change }], 'PENDING', ORDER_HOLDING_PREFIX);
 }

@@ -68,9 +68,13 @@ async function stored(id: string) {
 }
 
 describe("a card order's delivery transfer", () => {
-  it('completes once: a repeated completion, or one of a transfer no longer PENDING, changes nothing', async () => {
+  it('completes or fails once: a repeated change, or one of a transfer no longer PENDING, changes nothing', async () => {
     const [first, second, failed] = await record(3);
-    await withTransaction(t.database.db, (tx) => failOrderTransfer(t.ctx, tx, failed!, 'chain failure'));
+    const fail = (id: string | null) =>
+      withTransaction(t.database.db, (tx) => failOrderTransfer(t.ctx, tx, id, 'chain failure'));
+    await fail(failed!);
+    await fail(failed!); // repeated: one FAILED entry
+    await fail(null); // an order processed before delivery transfers existed
     await complete([first!, second!, failed!, null], { networkTxId: '0xfirst' });
     await complete([first!], { networkTxId: '0xagain' });
 
@@ -95,6 +99,7 @@ describe("a card order's delivery transfer", () => {
     );
     const other = rows[0]!.id;
     await complete([other], { networkTxId: '0xnot-mine' });
+    await withTransaction(t.database.db, (tx) => failOrderTransfer(t.ctx, tx, other, 'not mine'));
     expect(await stored(other)).toMatchObject({ status: 'PENDING', blockchain_tx: null });
   });
 });
