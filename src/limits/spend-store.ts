@@ -104,16 +104,10 @@ const orderedKeys = (n: number) =>
  * statement, keys taken in byte order (as deleteSpend does) so two orders sharing keys cannot
  * deadlock. Must run as its own statement, before the reads it protects: a statement's snapshot
  * is taken when it starts, so a read in the same statement could miss what the lock waited for.
- */
-export async function lockSpendKeys(q: Queryable, keys: readonly string[]): Promise<void> {
-  await q.query(`SELECT ${LOCK_KEY} FROM ${orderedKeys(1)}`, [keys]);
-}
-
-/**
- * lockSpendKeys, and in the same statement (one round trip for orders placed together) the
- * limit overrides of these partners (card_limit_overrides; partners without one are absent). The
- * overrides are operator settings the locks do not guard, so reading them from the statement's
- * snapshot, taken before the locks were waited for, is as good as reading them after.
+ * The same statement (one round trip for orders placed together) reads the limit overrides of
+ * these partners (card_limit_overrides; partners without one are absent). The overrides are
+ * operator settings the locks do not guard, so reading them from the statement's snapshot,
+ * taken before the locks were waited for, is as good as reading them after.
  */
 export async function lockSpendKeysReadingOverrides(
   q: Queryable,
@@ -185,8 +179,8 @@ function recordGroupText(windows: number): string {
 
 /**
  * Checks and records the spend of orders, no two of which share a key, in one statement under
- * their keys' locks (lockSpendKeys, same transaction): each order's spend is recorded when it
- * fits every window, the windows starting at the same instants for all. Each (order, key) row
+ * their keys' locks (lockSpendKeysReadingOverrides, same transaction): each order's spend is
+ * recorded when it fits every window, the windows starting at the same instants for all. Each (order, key) row
  * gets the running total of the key's row before it plus the amount, and rows after it (only
  * when another process's clock ran ahead) gain the amount. Answers, per order, whether it was
  * recorded and the most one of its keys had spent in each window before it.
@@ -233,9 +227,9 @@ export async function recordSpendsWithin(
 
 /**
  * Removes an order's spend; a repeat finds nothing. The order's keys are locked first (byte
- * order, as lockSpendKeys), since the rows recorded after it under each key lose its amount
- * from their running totals: usually none or a few, the order having failed soon after it was
- * placed.
+ * order, as lockSpendKeysReadingOverrides), since the rows recorded after it under each key lose
+ * its amount from their running totals: usually none or a few, the order having failed soon
+ * after it was placed.
  */
 export async function deleteSpend(q: Queryable, orderId: string): Promise<void> {
   const locked = await q.query(

@@ -7,7 +7,6 @@ import { recordSpend, releaseSpend } from '../../src/limits/service.ts';
 import {
   deleteSpend,
   largestSpentOf,
-  lockSpendKeys,
   lockSpendKeysReadingOverrides,
   recordSpendsWithin,
 } from '../../src/limits/spend-store.ts';
@@ -64,7 +63,7 @@ async function wrongRunningTotals(keys: string[]): Promise<unknown[]> {
 
 async function record(orderId: string, keys: string[], amountUsd: string, atMs: number) {
   return withTransaction(db, async (tx) => {
-    await lockSpendKeys(tx, keys);
+    await lockSpendKeysReadingOverrides(tx, keys, []);
     const [answer] = await recordSpendsWithin(
       tx,
       [{ orderId, keys, amountUsd, limitsUsd: [NO_LIMIT] }],
@@ -129,7 +128,7 @@ describe('card spend running totals', () => {
     await record('WO_AHEAD00002', [keys[2]!], '5', T0 + 2 * HOUR);
     // A group of two orders (no shared key) at T0 + 1 h: before both rows above.
     await withTransaction(db, async (tx) => {
-      await lockSpendKeys(tx, keys);
+      await lockSpendKeysReadingOverrides(tx, keys, []);
       const answers = await recordSpendsWithin(
         tx,
         [
@@ -163,7 +162,11 @@ describe('card spend running totals', () => {
       { orderId: 'WO_FITS000012', keys: ['test:fits:d'], amountUsd: '100', limitsUsd: ['100', '100'] },
     ];
     const answers = await withTransaction(db, async (tx) => {
-      await lockSpendKeys(tx, ['test:fits:a', 'test:fits:b', 'test:fits:c', 'test:fits:d']);
+      await lockSpendKeysReadingOverrides(
+        tx,
+        ['test:fits:a', 'test:fits:b', 'test:fits:c', 'test:fits:d'],
+        [],
+      );
       return recordSpendsWithin(tx, orders, [T0 + HOUR - DAY, T0 + HOUR - 7 * DAY], T0 + HOUR);
     });
     expect(answers).toEqual([
@@ -235,7 +238,7 @@ describe('card spend running totals', () => {
     await record('WO_ROOM000001', [key], '400', T0);
     const attempt = (orderId: string, amountUsd: string) =>
       withTransaction(db, async (tx) => {
-        await lockSpendKeys(tx, [key]);
+        await lockSpendKeysReadingOverrides(tx, [key], []);
         const [answer] = await recordSpendsWithin(
           tx,
           [{ orderId, keys: [key], amountUsd, limitsUsd: ['500', '2000'] }],
