@@ -3,7 +3,7 @@
 -- ledger_postings_owner (005) indexed every posting by (owner, currency). Balances are kept in
 -- ledger_balances, and the only reads of postings (the audits in src/ledger/store.ts) scan them
 -- all, so no statement ever used it; yet every card order wrote five entries into it, all under
--- three system owners' keys (external:card, house:fx, house:fees, external:chain:…), each key
+-- system owners' keys (external:card, house:fx, house:fees, external:chain:…), each key
 -- repeated once per order, inserted in the middle of its run of duplicates. A system owner's
 -- postings will never be read by owner; a customer's may be (an account statement), so the index
 -- stays for customers only, where it costs what it did.
