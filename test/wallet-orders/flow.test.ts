@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_FAILING_ADDRESSES } from '../../src/chains/sandbox-chain.ts';
 import { auditLedger } from '../../src/ledger/service.ts';
 import type { TestApp } from '../helpers/app.ts';
-import { createPartner, type PartnerCredentials } from '../helpers/partner.ts';
+import { createPartner, type PartnerCredentials, signedFetch } from '../helpers/partner.ts';
 import {
   createOrder,
   ETH_ADDRESS,
@@ -47,6 +47,23 @@ async function webhookBodies(orderId: string) {
     [`order:${orderId}`],
   );
   return rows.map((row) => ({ url: row.url, body: JSON.parse(String(row.body)) as Record<string, unknown> }));
+}
+
+/**
+ * Places an order and reads it back at once: the answer must be the same bytes, fees included in
+ * the same key order (a fresh quote's fees are made in another order than jsonb answers them).
+ * Then lets the worker finish it, as later tests compare balances before and after their own order.
+ */
+async function expectAnsweredAsReadBack(body: unknown) {
+  const created = await postSigned(t, partner, '/v3/debitcard/process/partner', body);
+  const createdText = await created.text();
+  expect(created.status, createdText).toBe(200);
+  const { id, fees } = JSON.parse(createdText) as { id: string; fees: object };
+  expect(Object.keys(fees).length).toBeGreaterThan(1);
+  const read = await signedFetch(t, partner, { path: `/v3/orders/${id}` });
+  expect(read.status).toBe(200);
+  expect(createdText).toBe(await read.text());
+  await workerFor(t).drain();
 }
 
 describe('a card order from a rate-locked reservation', () => {
@@ -97,6 +114,11 @@ describe('a card order from a rate-locked reservation', () => {
         transferId: done.transferId,
       },
     });
+  });
+
+  it('answers the order exactly as it reads back, byte for byte', async () => {
+    const { reservation, amount } = await lockedReservation(t, partner);
+    await expectAnsweredAsReadBack(orderBody(partner, reservation, amount));
   });
 
   it('fails and refunds the card when the chain rejects the delivery', async () => {
@@ -174,6 +196,11 @@ describe('a card order from a reservation without a locked rate', () => {
     expect(Number(created.body.purchaseAmount)).toBeLessThan(60);
     const again = await createOrder(t, partner, orderBody(partner, reservation, '60'));
     expect(again.body.errorCode).toBe('illegalReservation');
+  });
+
+  it('answers the order exactly as it reads back, its fresh quote’s fees in jsonb order', async () => {
+    const { reservation } = await reserve(t, partner, unlockedBody());
+    await expectAnsweredAsReadBack(orderBody(partner, reservation, '60'));
   });
 
   it('with its amount locked, takes only that amount plus fees; a refusal leaves it usable', async () => {
