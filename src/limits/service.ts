@@ -8,7 +8,7 @@ import { approvedScopesOf } from '../users/scopes-service.ts';
 import { limitErrors } from './errors.ts';
 import { findOverride, type StoredLimits } from './overrides-store.ts';
 import {
-  deleteSpend,
+  deleteSpends,
   largestSpentOf,
   lockSpendKeysReadingOverrides,
   recordSpendsWithin,
@@ -211,10 +211,10 @@ export async function recordSpendsTogether(
 
 /** Releases the spend of orders recordSpendsTogether recorded that did not go ahead after all. */
 export async function releaseSpends(tx: Tx, orderIds: readonly string[]): Promise<void> {
-  for (const orderId of orderIds) await releaseSpend(tx, orderId);
+  await deleteSpends(tx, orderIds);
 }
 
 /** A failed order's spend no longer counts. Safe to repeat. */
 export async function releaseSpend(tx: Tx, orderId: string): Promise<void> {
-  await deleteSpend(tx, orderId);
+  await deleteSpends(tx, [orderId]);
 }

@@ -95,13 +95,13 @@ export async function largestSpentOf(q: Queryable, reads: readonly SpentRead[]):
 /** The advisory lock of one spend key (column `key`): written once, so every taker locks alike. */
 const LOCK_KEY = `pg_advisory_xact_lock(hashtextextended('card-spend:' || key, 8008))`;
 
-/** The keys of `$n`, distinct, in byte order (as deleteSpend takes them), so lockers cannot deadlock. */
+/** The keys of `$n`, distinct, in byte order (as deleteSpends takes them), so lockers cannot deadlock. */
 const orderedKeys = (n: number) =>
   `(SELECT DISTINCT key COLLATE "C" AS key FROM unnest($${n}::text[]) AS k(key) ORDER BY 1) AS ordered`;
 
 /**
  * Serialises every order touching these keys until the caller's transaction ends: one
- * statement, keys taken in byte order (as deleteSpend does) so two orders sharing keys cannot
+ * statement, keys taken in byte order (as deleteSpends does) so two orders sharing keys cannot
  * deadlock. Must run as its own statement, before the reads it protects: a statement's snapshot
  * is taken when it starts, so a read in the same statement could miss what the lock waited for.
  * The same statement (one round trip for orders placed together) reads the limit overrides of
@@ -226,24 +226,33 @@ export async function recordSpendsWithin(
 }
 
 /**
- * Removes an order's spend; a repeat finds nothing. The order's keys are locked first (byte
- * order, as lockSpendKeysReadingOverrides), since the rows recorded after it under each key lose
- * its amount from their running totals: usually none or a few, the order having failed soon
- * after it was placed.
+ * Removes the spend of orders (one, or the ones a group placed that did not go ahead); a repeat
+ * finds nothing. Their keys are locked first (byte order, as lockSpendKeysReadingOverrides), since
+ * the rows recorded after theirs under each key lose their amounts from their running totals:
+ * usually none or a few, the orders having failed soon after they were placed. A later row loses
+ * the amount of every removed row before it under its key, in one statement for all the orders.
  */
-export async function deleteSpend(q: Queryable, orderId: string): Promise<void> {
+export async function deleteSpends(q: Queryable, orderIds: readonly string[]): Promise<void> {
   const locked = await q.query(
     `SELECT ${LOCK_KEY}
-     FROM (SELECT spend_key AS key FROM card_spend WHERE order_id = $1 ORDER BY spend_key COLLATE "C") AS ordered`,
-    [orderId],
+     FROM (SELECT DISTINCT spend_key COLLATE "C" AS key FROM card_spend WHERE order_id = ANY($1::text[]) ORDER BY 1) AS ordered`,
+    [orderIds],
   );
   if (locked.rowCount === 0) return;
+  // The statement's snapshot still shows the deleted rows: `c` leaves out those of these orders.
   await q.query(
     `WITH released AS (
-       DELETE FROM card_spend WHERE order_id = $1 RETURNING spend_key, amount_usd, at, order_id
+       DELETE FROM card_spend WHERE order_id = ANY($1::text[]) RETURNING spend_key, amount_usd, at, order_id
+     ),
+     lost AS (
+       SELECT c.spend_key, c.at, c.order_id, sum(r.amount_usd) AS amount
+       FROM released AS r
+       JOIN card_spend AS c ON c.spend_key = r.spend_key AND (c.at, c.order_id) > (r.at, r.order_id)
+       WHERE c.order_id <> ALL($1::text[])
+       GROUP BY c.spend_key, c.at, c.order_id
      )
-     UPDATE card_spend AS c SET running_usd = c.running_usd - r.amount_usd
-     FROM released AS r WHERE c.spend_key = r.spend_key AND (c.at, c.order_id) > (r.at, r.order_id)`,
-    [orderId],
+     UPDATE card_spend AS c SET running_usd = c.running_usd - lost.amount
+     FROM lost WHERE c.spend_key = lost.spend_key AND c.at = lost.at AND c.order_id = lost.order_id`,
+    [orderIds],
   );
 }

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { saveOverride } from '../../src/limits/overrides-store.ts';
 import { recordSpend, releaseSpend } from '../../src/limits/service.ts';
 import {
-  deleteSpend,
+  deleteSpends,
   largestSpentOf,
   lockSpendKeysReadingOverrides,
   recordSpendsWithin,
@@ -98,8 +98,11 @@ describe('card spend running totals', () => {
     const live: string[] = [];
     for (let step = 0; step < 120; step++) {
       if (live.length > 0 && next() < 0.25) {
-        const [orderId] = live.splice(Math.floor(next() * live.length), 1);
-        await withTransaction(db, (tx) => deleteSpend(tx, orderId!));
+        // One order's spend released, or several at once (a group's, which may share keys here).
+        const released = Array.from({ length: 1 + Math.floor(next() * 3) }, () =>
+          live.splice(Math.floor(next() * live.length), 1),
+        ).flat();
+        await withTransaction(db, (tx) => deleteSpends(tx, released));
       } else {
         const orderId = `WO_R${String(step).padStart(10, '0')}`;
         const orderKeys = keys.filter(() => next() < 0.6);
