@@ -45,9 +45,14 @@ function spawnThread(data: WorkerThreadData): Worker {
   return new Worker(new URL('./worker-thread.js', here), { workerData: data });
 }
 
+/**
+ * Starts the thread (`spawn`: the worker-thread entry; tests give threads of their own) and
+ * starts it again whenever it ends by itself after it was ready, until stop().
+ */
 export function startWorkerThread(
   config: Config & { databaseUrl: string; masterKey: Buffer },
   log: Logger,
+  spawn: (data: WorkerThreadData) => Worker = spawnThread,
 ): WorkerThreadHost {
   // A copy of the key's bytes: cloning a Buffer for the thread would send the whole (possibly
   // pooled, shared) memory behind it.
@@ -66,7 +71,7 @@ export function startWorkerThread(
   ready.catch(() => undefined);
 
   const start = () => {
-    const thread = spawnThread(data);
+    const thread = spawn(data);
     current = thread;
     let lastError: Error | undefined;
     thread.on('message', (message) => {

@@ -1,9 +1,10 @@
 import net from 'node:net';
+import { Worker } from 'node:worker_threads';
 import pg from 'pg';
 import pino from 'pino';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { RAMPART_TABLES, type Running, startRampart } from '../src/runtime.ts';
-import { startWorkerThread } from '../src/worker-thread-host.ts';
+import { startWorkerThread, THREAD_READY, THREAD_STOP } from '../src/worker-thread-host.ts';
 import { operatorHeaders, testConfig } from './helpers/app.ts';
 import { freshDatabase, type TestDatabase } from './helpers/db.ts';
 import { expectEnvelope, parseResponse } from './helpers/http.ts';
@@ -226,6 +227,43 @@ describe('startRampart serve, workers on their own thread', () => {
     await expect(host.ready).rejects.toThrow(/ECONNREFUSED|connect/);
     await host.stop();
     expect(await workerConnections(db)).toBe(0);
+  });
+});
+
+/**
+ * A stand-in for the workers' thread: says it is ready, then ends by itself after `exitAfterMs`
+ * (with code 3), or, without it, runs until told to stop.
+ */
+function standInThread(exitAfterMs?: number): Worker {
+  const code = `
+    const { parentPort } = require('node:worker_threads');
+    parentPort.postMessage(${JSON.stringify(THREAD_READY)});
+    parentPort.on('message', (message) => { if (message === ${JSON.stringify(THREAD_STOP)}) parentPort.close(); });
+    ${exitAfterMs === undefined ? '' : `setTimeout(() => process.exit(3), ${exitAfterMs});`}`;
+  return new Worker(code, { eval: true });
+}
+
+describe('the workers’ thread host', () => {
+  const config = testConfig({ RAMPART_SHUTDOWN_TIMEOUT_MS: '5000' });
+  const hostConfig = { ...config, databaseUrl: 'postgres://unused', masterKey: config.masterKey! };
+
+  it('starts a thread that ended by itself again, and stop() ends the new one for good', async () => {
+    const threads: Worker[] = [];
+    const exits: number[] = [];
+    const host = startWorkerThread(hostConfig, pino({ level: 'silent' }), () => {
+      // The first thread ends on its own once ready; the second runs until stopped.
+      const thread = standInThread(threads.length === 0 ? 20 : undefined);
+      thread.on('exit', (code) => exits.push(code));
+      threads.push(thread);
+      return thread;
+    });
+    await host.ready;
+    await vi.waitFor(() => expect(threads).toHaveLength(2), { timeout: 5_000, interval: 20 });
+    expect(exits).toEqual([3]);
+    await host.stop();
+    await vi.waitFor(() => expect(exits).toEqual([3, 0]), { timeout: 5_000, interval: 20 });
+    await new Promise((resolve) => setTimeout(resolve, 1_200)); // past the restart delay
+    expect(threads).toHaveLength(2);
   });
 });
 
