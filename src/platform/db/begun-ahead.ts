@@ -59,8 +59,12 @@ export class TransactionsBegunAhead {
     this.scheduleIdleCheck();
   }
 
+  /** Re-arms the one idle timer (made on first use; refresh() allocates nothing per group). */
   private scheduleIdleCheck(): void {
-    clearTimeout(this.idleTimer);
+    if (this.idleTimer) {
+      this.idleTimer.refresh();
+      return;
+    }
     this.idleTimer = setTimeout(() => this.dropIdle(), BEGUN_AHEAD_IDLE_MS);
     this.idleTimer.unref();
   }
