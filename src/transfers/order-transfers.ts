@@ -5,7 +5,13 @@ import { newId } from '../platform/ids.ts';
 import { Money } from '../platform/money.ts';
 import { quoteLockMs } from './creation.ts';
 import { historyEntry } from './status-history.ts';
-import { insertSettledTransfers, insertTransferWith, type NewTransfer, updateStatusesFrom } from './store.ts';
+import {
+  insertSettledTransfers,
+  insertTransferWith,
+  type NewTransfer,
+  type StatusChange,
+  updateStatusesFrom,
+} from './store.ts';
 
 /**
  * The delivery transfer of a card (wallet) order, facts §1.9: once the order is PROCESSING its
@@ -152,7 +158,7 @@ export async function completeOrderTransfers(
         ...(blockchainTx ? { blockchainTx } : {}),
       },
     }));
-  if (changes.length > 0) await updateStatusesFrom(tx, changes, 'PENDING', ORDER_HOLDING_PREFIX);
+  await changeWhilePending(tx, changes);
 }
 
 /**
@@ -173,5 +179,13 @@ export async function failOrderTransfer(
     at,
     failureReason,
   };
-  await updateStatusesFrom(tx, [{ id: transferId, change }], 'PENDING', ORDER_HOLDING_PREFIX);
+  await changeWhilePending(tx, [{ id: transferId, change }]);
+}
+
+/**
+ * The outcome of order transfers, applied to those still PENDING only (a repeated outcome, or an
+ * id with no row, changes nothing).
+ */
+async function changeWhilePending(tx: Tx, changes: { id: string; change: StatusChange }[]): Promise<void> {
+  if (changes.length > 0) await updateStatusesFrom(tx, changes, 'PENDING', ORDER_HOLDING_PREFIX);
 }

@@ -267,11 +267,7 @@ export async function updateStatusesFrom(
   from: TransferRow['status'],
   sourcePrefix: string,
 ): Promise<void> {
-  await q.query(`${STATUS_UPDATE} AND t.status = $3 AND starts_with(t.source, $4::text)`, [
-    ...statusUpdateValues(changes),
-    from,
-    sourcePrefix,
-  ]);
+  await q.query(STATUS_UPDATE_FROM, [...statusUpdateValues(changes), from, sourcePrefix]);
 }
 
 const STATUS_UPDATE = `UPDATE transfers AS t SET status = c.status, status_history = t.status_history || c.history,
@@ -282,6 +278,8 @@ const STATUS_UPDATE = `UPDATE transfers AS t SET status = c.status, status_histo
      FROM jsonb_to_recordset($1::jsonb) AS c(id text, status text, history jsonb, at timestamptz, completed boolean,
        cancelled boolean, blockchain_tx jsonb, failure_reason text)
      WHERE t.id = ANY($2::text[]) AND t.id = c.id`;
+
+const STATUS_UPDATE_FROM = `${STATUS_UPDATE} AND t.status = $3 AND starts_with(t.source, $4::text)`;
 
 function statusUpdateValues(changes: readonly { id: string; change: StatusChange }[]): unknown[] {
   const rows = changes.map(({ id, change }) => ({
