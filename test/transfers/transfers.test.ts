@@ -23,6 +23,15 @@ let alice: string;
 let bob: string;
 const ETH_DEST = 'ethereum:0x52908400098527886E0F7030069857D2E4169EE7';
 
+/** A confirmed 1 USD transfer from alice to bob, as alice. */
+const oneDollarAliceToBob = () =>
+  transfer(t, partner, alice, {
+    sourceCurrency: 'USD',
+    sourceAmount: 1,
+    dest: `user:${bob}`,
+    autoConfirm: true,
+  });
+
 beforeAll(async () => {
   f = await startTransfersApp();
   ({ t, partner } = f);
@@ -72,12 +81,7 @@ describe('POST /v3/transfers between custody balances', () => {
   });
 
   it('stores each status change as [id, state, time] and answers the whole entry; rows stored whole read the same', async () => {
-    const created = await transfer(t, partner, alice, {
-      sourceCurrency: 'USD',
-      sourceAmount: 1,
-      dest: `user:${bob}`,
-      autoConfirm: true,
-    });
+    const created = await oneDollarAliceToBob();
     const id: string = created.body.id;
     const answered = created.body.statusHistories;
     expect(answered).toHaveLength(3);
@@ -308,12 +312,7 @@ describe('withdrawals through the sandbox chain', () => {
 
 describe('who may transfer and who sees what', () => {
   it('keeps a user to its own transfers, and a partner to its own', async () => {
-    const mine = await transfer(t, partner, alice, {
-      sourceCurrency: 'USD',
-      sourceAmount: 1,
-      dest: `user:${bob}`,
-      autoConfirm: true,
-    });
+    const mine = await oneDollarAliceToBob();
     const carol = await approvedUser(t, partner);
     expect((await call(t, partner, carol, 'GET', `/v3/transfers/${mine.body.id}`)).status).toBe(404);
     expect((await call(t, partner, bob, 'GET', `/v3/transfers/${mine.body.id}`)).status).toBe(200);
