@@ -25,9 +25,10 @@ export interface DeliveryWorkerOptions {
 }
 
 /**
- * Sends callbacks. Not the shared JobRunner, which runs a batch one job at a time: here every
- * delivery runs on its own, up to `concurrency` at once, and a free slot is refilled at once, so
- * a receiver that hangs until the timeout holds one slot and delays nobody else. Deliveries are
+ * Sends callbacks. Not the shared JobRunner, which claims the next batch once the last one is
+ * through or has only stragglers left: here every delivery runs on its own, up to `concurrency`
+ * at once, and a free slot is refilled at once, so a receiver that hangs until the timeout holds
+ * one slot and delays nobody else, not even for the JobRunner's second. Deliveries are
  * rows in `callback_deliveries` (written in the transaction that caused them) claimed with
  * SKIP LOCKED and a lease, so any number of processes share the work, and one that dies leaves its
  * deliveries to be claimed again when the lease runs out (at-least-once).

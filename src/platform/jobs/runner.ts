@@ -18,6 +18,28 @@ export type JobGroupHandler = (jobs: ClaimedJob[]) => Promise<void>;
 export const DEFAULT_LEASE_SECONDS = 60;
 const BATCH = 50;
 
+/** How long a unit may run past its batch's last start before the next batch goes ahead without it. */
+const STRAGGLER_MS = 1000;
+
+/** What a drain has in hand: units in their lanes (stragglers included) and jobs not yet through. */
+interface BatchWork {
+  running: Set<Promise<void>>;
+  unfinished: Set<ClaimedJob>;
+}
+
+/** Resolves when the first of `promises` settles, or after `ms`, whichever comes first. */
+async function firstOf(promises: Promise<unknown>[], ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  try {
+    await Promise.race([...promises.map((promise) => promise.then(() => undefined)), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /**
  * Claims due jobs with FOR UPDATE SKIP LOCKED, so any number of processes can run workers on
  * one database without taking the same job. A job whose worker died is claimed again once its
@@ -72,41 +94,83 @@ export class JobRunner {
     await this.running;
   }
 
-  /** Runs every due job once; returns how many ran. Tests call this directly. */
+  /**
+   * Runs every due job once; returns how many ran. Tests call this directly. Batch after batch:
+   * the next is claimed once the last one's jobs are through, so the jobs that came meanwhile are
+   * worked together (a grouped kind's in one call). A unit still running STRAGGLER_MS after the
+   * last of its batch started no longer holds the next batch back: it keeps its lane, the next
+   * batch gets the others. Without that, the minute's throttled VACUUM (seconds; minutes on large
+   * tables) held every capture, delivery and chain settlement behind it (bench/FINDINGS.md,
+   * session 14).
+   */
   async drain(): Promise<number> {
     let total = 0;
-    for (;;) {
-      const jobs = await this.claim();
-      if (jobs.length === 0) return total;
-      await this.runAll(jobs);
-      total += jobs.length;
-      if (this.stopped) return total;
+    const work: BatchWork = { running: new Set(), unfinished: new Set() };
+    const renewal = setInterval(
+      () => void this.renewLeases([...work.unfinished]),
+      (this.leaseSeconds * 1000) / 3,
+    );
+    try {
+      for (;;) {
+        const lanes = this.concurrency - work.running.size;
+        const jobs = lanes > 0 ? await this.claim() : [];
+        if (jobs.length > 0) {
+          total += jobs.length;
+          await this.runBatch(jobs, lanes, work);
+          if (this.stopped) return total;
+        } else if (work.running.size === 0) {
+          return total;
+        } else {
+          // Only stragglers in hand: claim again when one ends, or at the next poll.
+          await firstOf([...work.running], this.pollMs);
+        }
+      }
+    } finally {
+      await Promise.all(work.running);
+      clearInterval(renewal);
     }
   }
 
   /**
-   * A claimed batch, `concurrency` jobs at a time. Jobs are independent (any process may run any
-   * of them meanwhile: handlers lock what they change and are safe to repeat), so one process
-   * running several at once is what several worker processes already do.
+   * A claimed batch on up to `lanes` lanes, each job once. Jobs are independent (any process may
+   * run any of them meanwhile: handlers lock what they change and are safe to repeat), so one
+   * process running several at once is what several worker processes already do. Returns when
+   * every unit is through, or STRAGGLER_MS after the last one started: the units still running
+   * then stay in `work.running` until they end.
    */
-  private async runAll(jobs: ClaimedJob[]): Promise<void> {
-    const unfinished = new Set(jobs);
-    const renewal = setInterval(() => void this.renewLeases([...unfinished]), (this.leaseSeconds * 1000) / 3);
-    const done: number[] = [];
+  private async runBatch(jobs: ClaimedJob[], lanes: number, work: BatchWork): Promise<void> {
+    for (const job of jobs) work.unfinished.add(job);
     const units = this.unitsOf(jobs);
     let next = 0;
+    let lastStarted!: () => void;
+    const allStarted = new Promise<void>((resolve) => {
+      lastStarted = resolve;
+    });
     const lane = async () => {
       while (next < units.length) {
         const unit = units[next++]!;
-        done.push(...(await this.runUnit(unit)));
-        for (const job of unit) unfinished.delete(job);
+        if (next === units.length) lastStarted();
+        const finished = this.finishUnit(unit, work.unfinished);
+        work.running.add(finished);
+        await finished;
+        work.running.delete(finished);
       }
     };
+    const lanesDone = Promise.all(Array.from({ length: Math.min(lanes, units.length) }, lane));
+    await Promise.race([lanesDone, allStarted.then(() => firstOf([lanesDone], STRAGGLER_MS))]);
+  }
+
+  /**
+   * A unit run and its finished jobs marked done. Never throws: a job whose bookkeeping failed
+   * (the database away for a moment) is claimed again once its lease runs out (at-least-once).
+   */
+  private async finishUnit(unit: ClaimedJob[], unfinished: Set<ClaimedJob>): Promise<void> {
     try {
-      await Promise.all(Array.from({ length: Math.min(this.concurrency, units.length) }, lane));
+      await this.markDone(await this.runUnit(unit));
+    } catch (error) {
+      this.log.warn({ kind: unit[0]!.kind, jobs: unit.length, err: error }, 'job bookkeeping failed');
     } finally {
-      clearInterval(renewal);
-      await this.markDone(done);
+      for (const job of unit) unfinished.delete(job);
     }
   }
 
@@ -142,7 +206,7 @@ export class JobRunner {
   }
 
   /**
-   * The batch's finished jobs, marked done in one statement once the batch is through: a crash
+   * A unit's finished jobs, marked done in one statement once the unit is through: a crash
    * before that runs them again, which handlers are written to take (at-least-once).
    */
   private async markDone(ids: number[]): Promise<void> {

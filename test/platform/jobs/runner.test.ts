@@ -229,4 +229,60 @@ describe('JobRunner', () => {
     // Stopped: nothing claims the new job; drain (called by hand) still can.
     expect(await job(id)).toMatchObject({ state: 'pending' });
   });
+  it('lets a long job keep its lane while the jobs queued after it run, and waits for it to finish', async () => {
+    const runner = new JobRunner(database.db, log, 50, 60, 2);
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let slowEnded = false;
+    runner.register('test.slow', async () => {
+      await released;
+      slowEnded = true;
+    });
+    runner.register('test.quick', async (claimed) => {
+      await database.db.query('INSERT INTO job_runs (job_id, runner) VALUES ($1, $2)', [claimed.id, 'q']);
+    });
+    const slow = await enqueueJob(database.db, { kind: 'test.slow' });
+    const first = await enqueueJob(database.db, { kind: 'test.quick' });
+    const draining = runner.drain();
+    await until(async () => (await job(first)).state === 'done');
+    // Queued while the long job runs, well past the straggler allowance: worked in the meantime.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const later = await enqueueJob(database.db, { kind: 'test.quick' });
+    await until(async () => (await job(later)).state === 'done');
+    expect(slowEnded).toBe(false);
+    expect(await job(slow)).toMatchObject({ state: 'running' });
+
+    release();
+    expect(await draining).toBe(3);
+    expect(await job(slow)).toMatchObject({ state: 'done', attempts: 1 });
+  }, 15_000);
+
+  it('stops only once a long job in hand has finished', async () => {
+    const runner = new JobRunner(database.db, log, 50, 60, 2);
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    runner.register('test.slow', () => released);
+    const slow = await enqueueJob(database.db, { kind: 'test.slow' });
+    runner.start();
+    await until(async () => (await job(slow)).state === 'running');
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    let stopped = false;
+    const stopping = runner.stop().then(() => {
+      stopped = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(stopped).toBe(false);
+    release();
+    await stopping;
+    expect(await job(slow)).toMatchObject({ state: 'done' });
+  }, 15_000);
 });
+
+/** Polls `check` every 20 ms until it holds (the test's timeout bounds the wait). */
+async function until(check: () => Promise<boolean>): Promise<void> {
+  while (!(await check())) await new Promise((resolve) => setTimeout(resolve, 20));
+}
