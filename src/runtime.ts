@@ -83,6 +83,7 @@ export const RAMPART_TABLES = [
   'payment_methods',
   'pricing_generation',
   'reference_prices',
+  'reservation_uses',
   'reservations',
   'runtime_settings',
   'sandbox_card_authorizations',

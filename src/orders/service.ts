@@ -165,7 +165,8 @@ export async function consumeReservation(
   scope: Scope,
   id: string,
 ): Promise<ConsumedReservation> {
-  const row = await markReservationUsed(tx, scope.partnerId, scope.accountId, id, ctx.clock.nowMs());
+  const use = { id, partnerId: scope.partnerId, accountId: scope.accountId };
+  const row = await markReservationUsed(tx, use, ctx.clock.nowMs());
   if (!row) throw orderErrors.illegalReservation();
   return consumed(row);
 }
@@ -261,7 +262,7 @@ export async function reservationForCheckout(
     partnerId: row.partner_id,
     ownerAccountId: row.account_id,
     linkAccountId: row.request.referrerAccountId ?? row.account_id,
-    used: row.state === 'used',
+    used: row.used,
     expired: row.expires_at.getTime() <= ctx.clock.nowMs(),
   };
 }

@@ -4,7 +4,11 @@ import type { Quote } from '../pricing/quote.ts';
 import type { RateDerivation } from '../pricing/rates.ts';
 import type { StoredRequest } from './reservation-request.ts';
 
-/** SQL for reservations (migrations/004_pricing.sql). Every query is filtered by the acting partner. */
+/**
+ * SQL for reservations (migrations/004_pricing.sql) and their single uses (029_reservation_uses.sql:
+ * a reservation is written once; its use is a row of its own). Every query is filtered by the
+ * acting partner.
+ */
 
 export interface ReservationRow {
   id: string;
@@ -21,16 +25,14 @@ export interface ReservationRow {
   fees: Record<string, string> | null;
   equivalencies: Record<string, string> | null;
   rate_derivation: RateDerivation | null;
-  state: 'valid' | 'used';
   created_at: Date;
   expires_at: Date;
-  used_at: Date | null;
 }
 
 /** What using a reservation reads of it (an order's quote and request): its row without the rest. */
 export type UsableReservationRow = Omit<
   ReservationRow,
-  'partner_id' | 'rate_derivation' | 'state' | 'created_at' | 'expires_at' | 'used_at'
+  'partner_id' | 'rate_derivation' | 'created_at' | 'expires_at'
 >;
 
 const USABLE_COLUMNS = `r.id, r.account_id, r.request, r.quote_locked, r.source_currency, r.dest_currency,
@@ -153,24 +155,13 @@ export async function findReservation(q: Queryable, partnerId: string, accountId
   return rows[0];
 }
 
-/**
- * Single use (DESIGN.md "Consistency"): one conditional UPDATE, so of any number of concurrent
- * uses exactly one sees its row come back.
- */
+/** useReservations for one reservation (a card order placed alone). */
 export async function markReservationUsed(
   q: Queryable,
-  partnerId: string,
-  accountId: string,
-  id: string,
+  use: ReservationUse,
   nowMs: number,
-): Promise<ReservationRow | undefined> {
-  const { rows } = await q.query<ReservationRow>(
-    `UPDATE reservations SET state = 'used', used_at = to_timestamp($4::bigint / 1000.0)
-     WHERE ${VISIBLE} AND state = 'valid' AND expires_at > to_timestamp($4::bigint / 1000.0)
-     RETURNING *`,
-    [id, partnerId, accountId, nowMs],
-  );
-  return rows[0];
+): Promise<UsableReservationRow | undefined> {
+  return (await useReservations(q, [use], nowMs))[0];
 }
 
 /** A card order's reference to the reservation it uses, as its caller sees it. */
@@ -181,12 +172,13 @@ export interface ReservationUse {
 }
 
 /**
- * For orders placed together (one transaction): uses each reservation that is visible to its
- * caller, unused and unexpired, and answers it (undefined for the others), in one statement. Rows
- * are locked in id order, so two groups sharing reservations cannot deadlock; a single use
- * (markReservationUsed) locks one row. A use whose order does not go ahead after all is undone
- * with restoreReservations in the same transaction: one statement instead of a lock now and a
- * mark later for every group, a second only for a group with a refusal.
+ * Single use (DESIGN.md "Consistency"), for one order or for orders placed together (one
+ * transaction): uses each reservation that is visible to its caller, unused and unexpired, and
+ * answers it (undefined for the others), in one statement. The use is a reservation_uses row,
+ * whose primary key lets exactly one of any number of concurrent uses insert it (the others wait
+ * for that transaction, then insert nothing, or their own if it rolled back). Rows are inserted in
+ * id order, so two groups sharing reservations cannot deadlock. A use whose order does not go
+ * ahead after all is undone with restoreReservations in the same transaction.
  */
 export async function useReservations(
   q: Queryable,
@@ -195,18 +187,20 @@ export async function useReservations(
 ): Promise<(UsableReservationRow | undefined)[]> {
   const { rows } = await q.query<UsableReservationRow & { ord: number }>(
     `WITH usable AS MATERIALIZED (
-       SELECT r.id, u.ord::int AS ord
+       SELECT ${USABLE_COLUMNS}, u.ord::int AS ord
        FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS u(id, partner_id, account_id, ord)
        JOIN reservations r ON r.id = u.id AND r.partner_id = u.partner_id
          AND (r.partner_id = u.account_id OR r.account_id = u.account_id)
        -- id = ANY: primary-key probes whatever the (generic) plan thinks of unnest's row count.
-       WHERE r.id = ANY($1::text[]) AND r.state = 'valid' AND r.expires_at > to_timestamp($4::bigint / 1000.0)
-       ORDER BY r.id
-       FOR UPDATE OF r
+       WHERE r.id = ANY($1::text[]) AND r.expires_at > to_timestamp($4::bigint / 1000.0)
+     ),
+     used AS (
+       INSERT INTO reservation_uses (reservation_id, used_at)
+       SELECT id, to_timestamp($4::bigint / 1000.0) FROM usable ORDER BY id
+       ON CONFLICT DO NOTHING
+       RETURNING reservation_id
      )
-     UPDATE reservations r SET state = 'used', used_at = to_timestamp($4::bigint / 1000.0)
-     FROM usable WHERE r.id = usable.id
-     RETURNING ${USABLE_COLUMNS}, usable.ord`,
+     SELECT usable.* FROM usable JOIN used ON used.reservation_id = usable.id`,
     [uses.map((use) => use.id), uses.map((use) => use.partnerId), uses.map((use) => use.accountId), nowMs],
   );
   return rowsInInputOrder(rows, uses.length);
@@ -214,10 +208,7 @@ export async function useReservations(
 
 /** Undoes useReservations, in its transaction, for the reservations whose orders did not go ahead. */
 export async function restoreReservations(q: Queryable, ids: readonly string[]): Promise<void> {
-  await q.query(
-    `UPDATE reservations SET state = 'valid', used_at = NULL WHERE id = ANY($1::text[]) AND state = 'used'`,
-    [ids],
-  );
+  await q.query('DELETE FROM reservation_uses WHERE reservation_id = ANY($1::text[])', [ids]);
 }
 
 /**
@@ -225,6 +216,10 @@ export async function restoreReservations(q: Queryable, ids: readonly string[]):
  * is the capability, and the page checks the link's accountId against the row itself.
  */
 export async function findReservationById(q: Queryable, id: string) {
-  const { rows } = await q.query<ReservationRow>('SELECT * FROM reservations WHERE id = $1', [id]);
+  const { rows } = await q.query<ReservationRow & { used: boolean }>(
+    `SELECT r.*, EXISTS (SELECT 1 FROM reservation_uses WHERE reservation_id = r.id) AS used
+     FROM reservations r WHERE r.id = $1`,
+    [id],
+  );
   return rows[0];
 }

@@ -1,6 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerChainJobs } from '../../src/chains/sandbox-chain.ts';
+import { findReservationById } from '../../src/orders/store.ts';
 import { JobRunner } from '../../src/platform/jobs/runner.ts';
 import { Money } from '../../src/platform/money.ts';
 import { registerWalletOrderJobs } from '../../src/wallet-orders/worker.ts';
@@ -235,8 +236,7 @@ describe('hosted checkout purchases in Chromium', () => {
     } finally {
       await context.close();
     }
-    const { rows } = await t.database.db.query('SELECT state FROM reservations WHERE id = $1', [reservation]);
-    expect(rows[0]).toEqual({ state: 'valid' });
+    expect(await findReservationById(t.database.db, reservation)).toMatchObject({ used: false });
   });
 
   it('stays on the page with the outcome when the reservation has no redirect URLs', async () => {

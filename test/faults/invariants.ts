@@ -63,7 +63,8 @@ export async function expectEffectsExactlyOnce(db: Db, tenant: Tenant, ops: Op[]
   // A reservation buys at most one order, and exactly the reservations with an order are used.
   const used = await column(
     db,
-    `SELECT id AS value FROM reservations WHERE partner_id = $1 AND state = 'used'`,
+    `SELECT r.id AS value FROM reservations r JOIN reservation_uses u ON u.reservation_id = r.id
+     WHERE r.partner_id = $1`,
     [partner],
   );
   const ordersReservations = await column(

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addressSpendKey } from '../../src/limits/billing-address.ts';
+import { findReservationById } from '../../src/orders/store.ts';
 import { operatorHeaders, startTestApp, type TestApp } from '../helpers/app.ts';
 import { createPartner, type PartnerCredentials } from '../helpers/partner.ts';
 import { snapshot } from '../orders/support.ts';
@@ -163,10 +164,7 @@ describe('POST /v3/widget/limits/calculate', () => {
     });
     expect(refused.status).toBe(400);
     expect(((await refused.json()) as { errorCode: string }).errorCode).toBe('limits.dailyLimitReached');
-    const { rows } = await t.ctx.db.query<{ state: string }>('SELECT state FROM reservations WHERE id = $1', [
-      reservation,
-    ]);
-    expect(rows[0]!.state).toBe('valid');
+    expect(await findReservationById(t.ctx.db, reservation)).toMatchObject({ used: false });
     await setLimits(t, p.accountId, {});
     const placed = await postSigned(t, p, '/v3/debitcard/process/partner', body, {
       'Idempotency-Key': `override-${reservation}-defaults`,

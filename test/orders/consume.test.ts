@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orderErrors } from '../../src/orders/errors.ts';
 import { consumeReservation } from '../../src/orders/service.ts';
+import { findReservationById } from '../../src/orders/store.ts';
 import { withTransaction } from '../../src/platform/db/pool.ts';
 import { ApiError } from '../../src/platform/errors.ts';
 import { operatorHeaders, startTestApp, type TestApp } from '../helpers/app.ts';
@@ -76,10 +77,11 @@ describe('consumeReservation: single use (spec §3.2)', () => {
     expect(losers).toHaveLength(49);
     for (const loser of losers)
       expect((loser as PromiseRejectedResult).reason).toMatchObject({ errorCode: 'illegalReservation' });
-    const { rows } = await t.database.db.query('SELECT state, used_at FROM reservations WHERE id = $1', [
-      reservation,
-    ]);
-    expect(rows[0].state).toBe('used');
+    const { rows } = await t.database.db.query(
+      'SELECT used_at FROM reservation_uses WHERE reservation_id = $1',
+      [reservation],
+    );
+    expect(rows).toHaveLength(1);
   });
 
   it('rolls back with the caller’s transaction: a failed order leaves the reservation usable', async () => {
@@ -115,10 +117,7 @@ describe('consumeReservation: 15-minute lifetime by the service clock', () => {
     await advanceClock(10);
     await expectIllegal(consume(partner, late.reservation));
     // Expired, not used: the row says so, and reading it still works.
-    const { rows } = await t.database.db.query('SELECT state FROM reservations WHERE id = $1', [
-      late.reservation,
-    ]);
-    expect(rows[0].state).toBe('valid');
+    expect(await findReservationById(t.database.db, late.reservation)).toMatchObject({ used: false });
     expect((await readReservation(t, partner, late.reservation)).status).toBe(200);
   });
 
