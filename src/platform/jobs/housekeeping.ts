@@ -1,4 +1,4 @@
-import type { Db } from '../db/pool.ts';
+import type { Db, Tx } from '../db/pool.ts';
 import { enqueueJob } from './queue.ts';
 import type { JobRunner } from './runner.ts';
 
@@ -27,12 +27,18 @@ export function registerHousekeeping(
   return registerPeriodic(runner, db, 'platform.purge', PURGE_EVERY_MS, async () => {
     for (const purge of modulePurges) await purge(db);
     await db.query('DELETE FROM idempotency_keys WHERE expires_at <= now()');
-    // One statement, one pass over the table: no index leads to finished jobs.
-    await db.query(
-      `DELETE FROM jobs WHERE state IN ('done', 'failed') AND (
-         finished_at < now() - make_interval(days => $1)
-         OR (kind LIKE 'platform.%' AND state = 'done' AND finished_at < now() - make_interval(hours => $2)))`,
-      [FINISHED_JOB_RETENTION_DAYS, FINISHED_HOUSEKEEPING_RETENTION_HOURS],
+    // One statement, one pass over the table: no index leads to finished jobs (one would cost
+    // every job's completion an index entry). A week of jobs at a busy service's rate takes
+    // longer to scan than the pool's request-sized timeout allows: cancelled there every hour, the
+    // table would only grow. Under the maintenance timeout instead.
+    await onOwnConnection(db, (client) =>
+      underMaintenanceSettings(
+        client,
+        `DELETE FROM jobs WHERE state IN ('done', 'failed') AND (
+           finished_at < now() - make_interval(days => $1)
+           OR (kind LIKE 'platform.%' AND state = 'done' AND finished_at < now() - make_interval(hours => $2)))`,
+        [FINISHED_JOB_RETENTION_DAYS, FINISHED_HOUSEKEEPING_RETENTION_HOURS],
+      ),
     );
   });
 }
@@ -120,15 +126,13 @@ const MAINTENANCE_COST_DELAY_MS = 2;
 /**
  * Throttled, a VACUUM or ANALYZE of a large table takes longer than the pool's statement timeout
  * (5 s by default, sized for requests) would allow; cancelled there, it would start over every
- * minute and never finish. Its own bound instead.
+ * minute and never finish. Its own bound instead (also the hourly purge's, a pass over the jobs).
  */
 const MAINTENANCE_TIMEOUT_MS = 10 * 60 * 1000;
 
 /**
  * Runs `command` (VACUUM or ANALYZE) on the public tables whose pg_stat_user_tables row meets
- * `condition`, in one statement; nothing when none does. VACUUM cannot run in a transaction, so
- * the session settings above are SET on the connection around it and RESET after; a connection
- * whose RESET may not have run is closed rather than returned to the pool.
+ * `condition`, in one statement, under the maintenance settings; nothing when none does.
  */
 async function maintainTables(
   db: Db,
@@ -136,19 +140,39 @@ async function maintainTables(
   condition: string,
   params: unknown[] = [],
 ): Promise<void> {
-  const client = await db.connect();
-  let failure: Error | undefined;
-  try {
+  await onOwnConnection(db, async (client) => {
     const { rows } = await client.query<{ name: string }>(
       `SELECT quote_ident(relname) AS name FROM pg_stat_user_tables WHERE schemaname = 'public' AND ${condition}`,
       params,
     );
     if (rows.length === 0) return;
-    await client.query(
-      `SET vacuum_cost_delay = ${MAINTENANCE_COST_DELAY_MS}; SET statement_timeout = ${MAINTENANCE_TIMEOUT_MS}`,
-    );
-    await client.query(`${command} ${rows.map((row) => row.name).join(', ')}`);
-    await client.query('RESET vacuum_cost_delay; RESET statement_timeout');
+    await underMaintenanceSettings(client, `${command} ${rows.map((row) => row.name).join(', ')}`);
+  });
+}
+
+/**
+ * `statement` under the maintenance settings above. VACUUM cannot run in a transaction, so they
+ * are SET on the connection around it and RESET after (onOwnConnection closes a connection
+ * whose RESET may not have run).
+ */
+async function underMaintenanceSettings(
+  client: Tx,
+  statement: string,
+  params: unknown[] = [],
+): Promise<void> {
+  await client.query(
+    `SET vacuum_cost_delay = ${MAINTENANCE_COST_DELAY_MS}; SET statement_timeout = ${MAINTENANCE_TIMEOUT_MS}`,
+  );
+  await client.query(statement, params);
+  await client.query('RESET vacuum_cost_delay; RESET statement_timeout');
+}
+
+/** `work` on a connection of its own, closed rather than returned to the pool if it threw. */
+async function onOwnConnection<T>(db: Db, work: (client: Tx) => Promise<T>): Promise<T> {
+  const client = await db.connect();
+  let failure: Error | undefined;
+  try {
+    return await work(client);
   } catch (error) {
     failure = error instanceof Error ? error : new Error(String(error));
     throw error;

@@ -60,6 +60,44 @@ describe('platform.purge', () => {
   });
 });
 
+describe('platform.purge of a large jobs table', () => {
+  it('is not cut short by the pool’s request-sized statement timeout', async () => {
+    // Stands for a pass over tens of millions of jobs: the DELETE takes longer than the pool allows.
+    await database.db.query(
+      `CREATE FUNCTION slow_delete() RETURNS trigger LANGUAGE plpgsql AS $$
+       BEGIN PERFORM pg_sleep(0.6); RETURN NULL; END $$`,
+    );
+    await database.db.query(
+      'CREATE TRIGGER slow_delete AFTER DELETE ON jobs FOR EACH STATEMENT EXECUTE FUNCTION slow_delete()',
+    );
+    const pool = createPool({ connectionString: database.url, max: 1, statementTimeoutMs: 300 });
+    try {
+      await database.db.query(`DELETE FROM jobs WHERE kind = 'platform.purge'`);
+      await database.db.query(
+        `INSERT INTO jobs (kind, state, finished_at) VALUES ('test.stale', 'done', now() - interval '8 days')`,
+      );
+      const runner = new JobRunner(pool, pino({ level: 'silent' }), 1000);
+      await registerHousekeeping(runner, pool);
+      expect(await runner.drain()).toBe(1);
+      const { rows } = await database.db.query<{ kind: string; state: string }>(
+        `SELECT kind, state FROM jobs WHERE kind IN ('test.stale', 'platform.purge') ORDER BY id`,
+      );
+      expect(rows).toEqual([
+        { kind: 'platform.purge', state: 'done' },
+        { kind: 'platform.purge', state: 'pending' },
+      ]);
+      const after = await pool.query<{ timeout: string }>(
+        `SELECT current_setting('statement_timeout') AS timeout`,
+      );
+      expect(after.rows).toEqual([{ timeout: '300ms' }]);
+    } finally {
+      await pool.end();
+      await database.db.query('DROP TRIGGER slow_delete ON jobs');
+      await database.db.query('DROP FUNCTION slow_delete()');
+    }
+  });
+});
+
 describe('platform.purge that fails', () => {
   it('has queued the next purge an hour later all the same', async () => {
     const db = database.db;
