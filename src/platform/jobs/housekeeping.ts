@@ -132,7 +132,10 @@ const MAINTENANCE_TIMEOUT_MS = 10 * 60 * 1000;
 
 /**
  * Runs `command` (VACUUM or ANALYZE) on the public tables whose pg_stat_user_tables row meets
- * `condition`, in one statement, under the maintenance settings; nothing when none does.
+ * `condition`, in one statement, under the maintenance settings; nothing when none does. A table
+ * another maintenance statement has in hand is skipped, not waited for (SKIP_LOCKED; the next run
+ * takes it): the job runner goes on while a long VACUUM runs, and a growth ANALYZE every two
+ * seconds waiting behind it would take one more of its lanes each time.
  */
 async function maintainTables(
   db: Db,
@@ -146,7 +149,10 @@ async function maintainTables(
       params,
     );
     if (rows.length === 0) return;
-    await underMaintenanceSettings(client, `${command} ${rows.map((row) => row.name).join(', ')}`);
+    await underMaintenanceSettings(
+      client,
+      `${command} (SKIP_LOCKED) ${rows.map((row) => row.name).join(', ')}`,
+    );
   });
 }
 

@@ -272,6 +272,40 @@ describe('platform.analyzeGrown', () => {
 });
 
 describe('maintenance statements', () => {
+  it('skip a table another maintenance statement has in hand, instead of waiting for it', async () => {
+    const setup = await database.db.connect();
+    const holder = await database.db.connect();
+    try {
+      for (const table of ['busy_table', 'free_table']) {
+        await setup.query(`CREATE TABLE ${table} (n int)`);
+        await setup.query(`INSERT INTO ${table} SELECT generate_series(1, 100)`);
+      }
+      await setup.query('SELECT pg_stat_force_next_flush()');
+      // The lock a VACUUM or ANALYZE of busy_table holds while it runs.
+      await holder.query('BEGIN');
+      await holder.query('LOCK TABLE busy_table IN SHARE UPDATE EXCLUSIVE MODE');
+      await database.db.query(`DELETE FROM jobs WHERE kind LIKE 'platform.%' AND state = 'pending'`);
+      const runner = new JobRunner(database.db, pino({ level: 'silent' }), 1000);
+      await registerGrowthAnalyze(runner, database.db, ['busy_table', 'free_table']);
+      const waited = new Promise<'waited'>((resolve) => setTimeout(() => resolve('waited'), 3000));
+      expect(await Promise.race([runner.drain(), waited])).toBe(1);
+      // ANALYZE sets reltuples in its own transaction (never analyzed: -1).
+      const { rows } = await database.db.query<{ relname: string; analyzed: boolean }>(
+        `SELECT relname, reltuples >= 0 AS analyzed FROM pg_class
+         WHERE relname IN ('busy_table', 'free_table') ORDER BY relname`,
+      );
+      expect(rows).toEqual([
+        { relname: 'busy_table', analyzed: false },
+        { relname: 'free_table', analyzed: true },
+      ]);
+    } finally {
+      await holder.query('ROLLBACK');
+      holder.release();
+      await setup.query('DROP TABLE busy_table, free_table');
+      setup.release();
+    }
+  });
+
   it('run at autovacuum’s pace, without the pool’s statement timeout, and leave the connection as it was', async () => {
     // A function in an expression index runs as ANALYZE samples the rows: it reports the
     // settings the ANALYZE runs under, as a notice to the connection that sent it.
