@@ -236,3 +236,31 @@ describe('card orders placed together', () => {
     });
   });
 });
+
+describe('closing the app', () => {
+  it('gives back the connections of the transactions begun ahead for the next groups', async () => {
+    const own = await startCardOrderApp();
+    const idleInTransaction = async () => {
+      const { rows } = await own.t.database.db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM pg_stat_activity
+         WHERE datname = current_database() AND state = 'idle in transaction'`,
+      );
+      return rows[0]!.n;
+    };
+    try {
+      const r = await lockedReservation(own.t, own.partner);
+      const placed = await createOrderBearer(
+        own.t,
+        own.partner,
+        ownOrder(own.partner, r.reservation, r.amount, 1),
+      );
+      expect(placed.status).toBe(200);
+      // The groups after this one have their BEGIN sent already.
+      expect(await idleInTransaction()).toBeGreaterThan(0);
+      await own.t.app.close();
+      expect(await idleInTransaction()).toBe(0);
+    } finally {
+      await own.t.database.drop();
+    }
+  });
+});
