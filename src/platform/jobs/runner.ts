@@ -121,8 +121,10 @@ export class JobRunner {
         } else if (work.running.size === 0) {
           return total;
         } else {
-          // Only stragglers in hand: claim again when one ends, or at the next poll.
+          // Only stragglers in hand: claim again when one ends, or at the next poll (once
+          // stopped, no more: the finally waits for them).
           await firstOf([...work.running], this.pollMs);
+          if (this.stopped) return total;
         }
       }
     } finally {

@@ -274,11 +274,14 @@ describe('JobRunner', () => {
     const stopping = runner.stop().then(() => {
       stopped = true;
     });
+    // Queued after the stop: left for a runner still running, not claimed by this one's lanes.
+    const late = await enqueueJob(database.db, { kind: 'test.slow' });
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(stopped).toBe(false);
     release();
     await stopping;
     expect(await job(slow)).toMatchObject({ state: 'done' });
+    expect(await job(late)).toMatchObject({ state: 'pending', attempts: 0 });
   }, 15_000);
 });
 
