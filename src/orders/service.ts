@@ -2,7 +2,7 @@ import type { Scope } from '../identity/types.ts';
 import type { AppContext } from '../platform/context.ts';
 import { GroupedCalls, perContext } from '../platform/db/grouped-writer.ts';
 import type { Tx } from '../platform/db/pool.ts';
-import { type ApiError, notFound } from '../platform/errors.ts';
+import { ApiError, notFound } from '../platform/errors.ts';
 import { newReservationId } from '../platform/ids.ts';
 import { type Money, parsePositiveAmount } from '../platform/money.ts';
 import { pricingErrors } from '../pricing/errors.ts';
@@ -23,7 +23,6 @@ import {
   findReservation,
   findReservationById,
   insertReservations,
-  markReservationUsed,
   type NewReservation,
   restoreReservations,
   type UsableReservationRow,
@@ -165,10 +164,9 @@ export async function consumeReservation(
   scope: Scope,
   id: string,
 ): Promise<ConsumedReservation> {
-  const use = { id, partnerId: scope.partnerId, accountId: scope.accountId };
-  const row = await markReservationUsed(tx, use, ctx.clock.nowMs());
-  if (!row) throw orderErrors.illegalReservation();
-  return consumed(row);
+  const [result] = await consumeReservations(ctx, tx, [{ scope, id }]);
+  if (result instanceof ApiError) throw result;
+  return result!;
 }
 
 function consumed(row: UsableReservationRow): ConsumedReservation {

@@ -155,15 +155,6 @@ export async function findReservation(q: Queryable, partnerId: string, accountId
   return rows[0];
 }
 
-/** useReservations for one reservation (a card order placed alone). */
-export async function markReservationUsed(
-  q: Queryable,
-  use: ReservationUse,
-  nowMs: number,
-): Promise<UsableReservationRow | undefined> {
-  return (await useReservations(q, [use], nowMs))[0];
-}
-
 /** A card order's reference to the reservation it uses, as its caller sees it. */
 export interface ReservationUse {
   id: string;
@@ -172,13 +163,14 @@ export interface ReservationUse {
 }
 
 /**
- * Single use (DESIGN.md "Consistency"), for one order or for orders placed together (one
- * transaction): uses each reservation that is visible to its caller, unused and unexpired, and
- * answers it (undefined for the others), in one statement. The use is a reservation_uses row,
- * whose primary key lets exactly one of any number of concurrent uses insert it (the others wait
- * for that transaction, then insert nothing, or their own if it rolled back). Rows are inserted in
- * id order, so two groups sharing reservations cannot deadlock. A use whose order does not go
- * ahead after all is undone with restoreReservations in the same transaction.
+ * Single use (DESIGN.md "Consistency"), for one order (consumeReservation passes one) or for
+ * orders placed together (one transaction): uses each reservation that is visible to its caller,
+ * unused and unexpired, and answers it (undefined for the others), in one statement. The use is a
+ * reservation_uses row, whose primary key lets exactly one of any number of concurrent uses
+ * insert it (the others wait for that transaction, then insert nothing, or their own if it rolled
+ * back). Rows are inserted in id order, so two groups sharing reservations cannot deadlock. A use
+ * whose order does not go ahead after all is undone with restoreReservations in the same
+ * transaction.
  */
 export async function useReservations(
   q: Queryable,
