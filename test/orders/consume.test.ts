@@ -77,11 +77,7 @@ describe('consumeReservation: single use (spec §3.2)', () => {
     expect(losers).toHaveLength(49);
     for (const loser of losers)
       expect((loser as PromiseRejectedResult).reason).toMatchObject({ errorCode: 'illegalReservation' });
-    const { rows } = await t.database.db.query(
-      'SELECT used_at FROM reservation_uses WHERE reservation_id = $1',
-      [reservation],
-    );
-    expect(rows).toHaveLength(1);
+    expect(await findReservationById(t.database.db, reservation)).toMatchObject({ used: true });
   });
 
   it('rolls back with the caller’s transaction: a failed order leaves the reservation usable', async () => {

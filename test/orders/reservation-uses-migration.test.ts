@@ -1,23 +1,16 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findReservationById } from '../../src/orders/store.ts';
 import { migrate, readMigrations } from '../../src/platform/db/migrate.ts';
 import { freshDatabase, type TestDatabase } from '../helpers/db.ts';
+import { migrationDir } from '../helpers/migrations.ts';
 
 // Migration 029 moves a reservation's use from its own row (state, used_at) to reservation_uses:
 // a database that used reservations before it must read exactly as before after it.
 let database: TestDatabase;
-let dir: string;
 beforeAll(async () => {
   database = await freshDatabase({ migrated: false });
-  dir = await mkdtemp(path.join(tmpdir(), 'rampart-029-'));
 });
-afterAll(async () => {
-  await database.drop();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(async () => database.drop());
 
 const USED = '23456789ABCDEFGHJKLM';
 const UNUSED = '3456789ABCDEFGHJKLMN';
@@ -25,9 +18,14 @@ const UNUSED = '3456789ABCDEFGHJKLMN';
 describe('migration 029 (reservation uses)', () => {
   it('keeps which reservations were used, and when', async () => {
     const files = await readMigrations();
-    for (const file of files.filter((f) => f.version < '029'))
-      await writeFile(path.join(dir, file.name), file.sql);
-    await migrate(database.db, dir);
+    const before = await migrationDir(
+      Object.fromEntries(files.filter((f) => f.version < '029').map((f) => [f.name, f.sql])),
+    );
+    try {
+      await migrate(database.db, before.dir);
+    } finally {
+      await before.remove();
+    }
     await database.db.query(
       `INSERT INTO reservations (id, partner_id, account_id, request, quote_locked, state, used_at, created_at, expires_at)
        VALUES ($1, 'AC_X', 'AC_X', '{}', false, 'used', '2026-11-27T10:00:00Z', now(), now() + interval '15 minutes'),

@@ -1,10 +1,10 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { migrate, migrationsComplete, readMigrations } from '../../../src/platform/db/migrate.ts';
 import { createPool, type Db } from '../../../src/platform/db/pool.ts';
 import { freshDatabase, type TestDatabase } from '../../helpers/db.ts';
+import { migrationDir as ownMigrationDir } from '../../helpers/migrations.ts';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterAll(async () => {
@@ -36,10 +36,9 @@ async function appliedVersions(db: Db): Promise<string[]> {
 }
 
 async function migrationDir(files: Record<string, string>): Promise<string> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'rampart-migrations-'));
-  cleanups.push(() => rm(dir, { recursive: true, force: true }));
-  for (const [name, sql] of Object.entries(files)) await writeFile(path.join(dir, name), sql);
-  return dir;
+  const made = await ownMigrationDir(files);
+  cleanups.push(made.remove);
+  return made.dir;
 }
 
 describe('migrate', () => {
