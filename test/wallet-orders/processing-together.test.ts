@@ -3,7 +3,6 @@ import { SANDBOX_FAILING_ADDRESSES } from '../../src/chains/sandbox-chain.ts';
 import { auditLedger } from '../../src/ledger/service.ts';
 import { enqueueJob } from '../../src/platform/jobs/queue.ts';
 import { processingJob } from '../../src/wallet-orders/jobs.ts';
-import { ORDERS_PER_TRANSACTION } from '../../src/wallet-orders/worker.ts';
 import type { TestApp } from '../helpers/app.ts';
 import type { PartnerCredentials } from '../helpers/partner.ts';
 import {
@@ -154,16 +153,17 @@ describe('card orders processed together', () => {
   });
 
   it('processes a batch naming more orders than one transaction takes in chunks, each complete', async () => {
-    const ids = await placeOrders(Array.from({ length: ORDERS_PER_TRANSACTION + 1 }, () => ({})));
+    // A chunk of four, so the test places five orders, not the service's chunk and one more.
+    const chunk = 4;
+    const ids = await placeOrders(Array.from({ length: chunk + 1 }, () => ({})));
     // Two jobs naming them all, as two creation groups' jobs claimed in one batch would (a job
     // alone is processed by its own handler: one group's orders, at most a transaction's worth).
     await t.database.db.query(
       `DELETE FROM jobs WHERE kind = 'walletOrders.process' AND payload->'orderIds' ?| $1::text[]`,
       [ids],
     );
-    for (const part of [ids.slice(0, 60), ids.slice(60)])
-      await enqueueJob(t.database.db, processingJob(part));
-    await workerFor(t).drain();
+    for (const part of [ids.slice(0, 2), ids.slice(2)]) await enqueueJob(t.database.db, processingJob(part));
+    await workerFor(t, chunk).drain();
     for (const id of ids) expect((await readOrder(t, partner, id)).status, id).toBe('COMPLETE');
     // The captures of a transaction share its xmin: a full chunk, then the one left over.
     const { rows } = await t.database.db.query<{ n: number }>(
@@ -171,7 +171,7 @@ describe('card orders processed together', () => {
        WHERE kind = 'order.capture' AND reference = ANY($1::text[]) GROUP BY xmin::text ORDER BY n`,
       [ids.map((id) => `order:${id}`)],
     );
-    expect(rows.map((row) => row.n)).toEqual([1, ORDERS_PER_TRANSACTION]);
+    expect(rows.map((row) => row.n)).toEqual([1, chunk]);
     expect(await auditLedger(t.database.db)).toEqual({ unbalancedCurrencies: [], driftedBalances: [] });
   });
 

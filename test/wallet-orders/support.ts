@@ -95,10 +95,13 @@ export async function readOrder(t: TestApp, partner: PartnerCredentials, orderId
   return (await response.json()) as Record<string, unknown>;
 }
 
-/** A worker over the test app's database: wallet-order jobs and the simulated chain. */
-export function workerFor(t: TestApp): JobRunner {
+/**
+ * A worker over the test app's database: wallet-order jobs and the simulated chain.
+ * `ordersPerTransaction`: its processing chunk, when not the service's.
+ */
+export function workerFor(t: TestApp, ordersPerTransaction?: number): JobRunner {
   const runner = new JobRunner(t.ctx.db, pino({ level: 'silent' }), 50);
-  registerWalletOrderJobs(runner, t.ctx);
+  registerWalletOrderJobs(runner, t.ctx, ordersPerTransaction);
   registerChainJobs(runner, t.ctx);
   return runner;
 }
