@@ -130,16 +130,6 @@ const MAINTENANCE_COST_DELAY_MS = 2;
  */
 const MAINTENANCE_TIMEOUT_MS = 10 * 60 * 1000;
 
-/** Which tables a maintenance run takes, and how. */
-interface Maintenance {
-  command: 'VACUUM' | 'ANALYZE';
-  /** On pg_stat_user_tables' row of a table. */
-  condition: string;
-  params: unknown[];
-  /** default_statistics_target for the run (columns without a target of their own). */
-  statisticsTarget?: number;
-}
-
 /**
  * Runs `command` (VACUUM or ANALYZE) on the public tables whose pg_stat_user_tables row meets
  * `condition`, in one statement, under the maintenance settings; nothing when none does. A table
@@ -147,36 +137,40 @@ interface Maintenance {
  * takes it): the job runner goes on while a long VACUUM runs, and a growth ANALYZE every two
  * seconds waiting behind it would take one more of its lanes each time.
  */
-async function maintainTables(db: Db, run: Maintenance): Promise<void> {
+async function maintainTables(
+  db: Db,
+  command: 'VACUUM' | 'ANALYZE',
+  condition: string,
+  params: unknown[] = [],
+): Promise<void> {
   await onOwnConnection(db, async (client) => {
     const { rows } = await client.query<{ name: string }>(
-      `SELECT quote_ident(relname) AS name FROM pg_stat_user_tables WHERE schemaname = 'public' AND ${run.condition}`,
-      run.params,
+      `SELECT quote_ident(relname) AS name FROM pg_stat_user_tables WHERE schemaname = 'public' AND ${condition}`,
+      params,
     );
     if (rows.length === 0) return;
-    const statement = `${run.command} (SKIP_LOCKED) ${rows.map((row) => row.name).join(', ')}`;
-    await underMaintenanceSettings(client, statement, [], run.statisticsTarget);
+    await underMaintenanceSettings(
+      client,
+      `${command} (SKIP_LOCKED) ${rows.map((row) => row.name).join(', ')}`,
+    );
   });
 }
 
 /**
- * `statement` under the maintenance settings above (and `statisticsTarget`, when given). VACUUM
- * cannot run in a transaction, so they are SET on the connection around it and RESET after
- * (onOwnConnection closes a connection whose RESET may not have run).
+ * `statement` under the maintenance settings above. VACUUM cannot run in a transaction, so they
+ * are SET on the connection around it and RESET after (onOwnConnection closes a connection
+ * whose RESET may not have run).
  */
 async function underMaintenanceSettings(
   client: Tx,
   statement: string,
   params: unknown[] = [],
-  statisticsTarget?: number,
 ): Promise<void> {
-  const target =
-    statisticsTarget === undefined ? '' : `; SET default_statistics_target = ${statisticsTarget}`;
   await client.query(
-    `SET vacuum_cost_delay = ${MAINTENANCE_COST_DELAY_MS}; SET statement_timeout = ${MAINTENANCE_TIMEOUT_MS}${target}`,
+    `SET vacuum_cost_delay = ${MAINTENANCE_COST_DELAY_MS}; SET statement_timeout = ${MAINTENANCE_TIMEOUT_MS}`,
   );
   await client.query(statement, params);
-  await client.query('RESET vacuum_cost_delay; RESET statement_timeout; RESET default_statistics_target');
+  await client.query('RESET vacuum_cost_delay; RESET statement_timeout');
 }
 
 /** `work` on a connection of its own, closed rather than returned to the pool if it threw. */
@@ -201,11 +195,12 @@ async function onOwnConnection<T>(db: Db, work: (client: Tx) => Promise<T>): Pro
  */
 async function vacuumDeadTables(db: Db, hotTables: readonly string[]): Promise<void> {
   if (hotTables.length === 0) return;
-  await maintainTables(db, {
-    command: 'VACUUM',
-    condition: 'relname = ANY($1::text[]) AND n_dead_tup > 50 + 0.05 * GREATEST(n_live_tup, 0)',
-    params: [hotTables],
-  });
+  await maintainTables(
+    db,
+    'VACUUM',
+    'relname = ANY($1::text[]) AND n_dead_tup > 50 + 0.05 * GREATEST(n_live_tup, 0)',
+    [hotTables],
+  );
 }
 
 /**
@@ -216,25 +211,15 @@ async function vacuumDeadTables(db: Db, hotTables: readonly string[]): Promise<v
  * (registerGrowthAnalyze).
  */
 async function analyzeChangedTables(db: Db, ownTables: readonly string[]): Promise<void> {
-  await maintainTables(db, {
-    command: 'ANALYZE',
-    condition: 'relname = ANY($1::text[]) AND n_mod_since_analyze > 50 + 0.1 * GREATEST(n_live_tup, 0)',
-    params: [ownTables],
-  });
+  await maintainTables(
+    db,
+    'ANALYZE',
+    'relname = ANY($1::text[]) AND n_mod_since_analyze > 50 + 0.1 * GREATEST(n_live_tup, 0)',
+    [ownTables],
+  );
 }
 
 const GROWTH_ANALYZE_EVERY_MS = 2000;
-
-/**
- * The growth analyses sample 3,000 rows (a statistics target of 10) instead of 30,000: what they
- * are for is the plan's shape on a table that was tiny a moment ago (its row count, whether a key
- * is unique), which a small sample tells as well. At the default target the analyses of a card
- * order's tables while they grew from empty were ~9% of PostgreSQL's CPU in a card-order profile
- * (perf); the ten tables at ~15,000 orders took 690–970 ms to analyze at 100 and 100–120 ms at 10
- * (bench/FINDINGS.md, session 15). Once a table stops doubling, the minute's analysis of tables
- * changed by a tenth takes full statistics at the server's default.
- */
-const GROWTH_STATISTICS_TARGET = 10;
 
 /**
  * Every two seconds: ANALYZE of the tables of ours whose live rows more than doubled (plus 50) since
@@ -245,8 +230,7 @@ const GROWTH_STATISTICS_TARGET = 10;
  * database the limits' window reads ran at 40–170 ms a statement in the first seconds of card
  * orders, until the minute's ANALYZE (bench/FINDINGS.md, session 7). ANALYZE makes every
  * connection plan those statements again; doubling as the rule keeps that to a few times per
- * table while it grows, and never for a large table that only churns (the job queue). Sampled
- * small (GROWTH_STATISTICS_TARGET).
+ * table while it grows, and never for a large table that only churns (the job queue).
  */
 export function registerGrowthAnalyze(
   runner: JobRunner,
@@ -255,12 +239,12 @@ export function registerGrowthAnalyze(
 ): Promise<unknown> {
   checkTableNames(ownTables);
   return registerPeriodic(runner, db, 'platform.analyzeGrown', GROWTH_ANALYZE_EVERY_MS, () =>
-    maintainTables(db, {
-      command: 'ANALYZE',
-      condition: `relname = ANY($1::text[])
+    maintainTables(
+      db,
+      'ANALYZE',
+      `relname = ANY($1::text[])
        AND n_live_tup > 50 + 2 * GREATEST((SELECT reltuples FROM pg_class WHERE oid = relid), 0)`,
-      params: [ownTables],
-      statisticsTarget: GROWTH_STATISTICS_TARGET,
-    }),
+      [ownTables],
+    ),
   );
 }
