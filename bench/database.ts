@@ -2,7 +2,7 @@
 import pg from 'pg';
 import { type BenchConfig, databaseUrl } from './config.ts';
 
-async function withClient<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
+export async function withClient<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url, application_name: 'rampart-bench' });
   await client.connect();
   try {
@@ -12,12 +12,15 @@ async function withClient<T>(url: string, fn: (client: pg.Client) => Promise<T>)
   }
 }
 
-/** `name` must be a plain identifier (config.ts checks BENCH_DB_NAME; suffixes are ours). */
-export async function recreateDatabase(config: BenchConfig, name: string): Promise<void> {
+/**
+ * `name` must be a plain identifier (config.ts checks BENCH_DB_NAME; suffixes are ours), as must
+ * `template` (a copy of that database, which nobody may be connected to).
+ */
+export async function recreateDatabase(config: BenchConfig, name: string, template?: string): Promise<void> {
   await withClient(`${config.pgServerUrl}/postgres`, async (client) => {
     // FORCE: a server left over from an interrupted run must not keep the old database alive.
     await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await client.query(`CREATE DATABASE ${name}`);
+    await client.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
   });
 }
 

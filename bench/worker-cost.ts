@@ -5,54 +5,42 @@
  * (RAMPART_WORKERS=false) on a database of its own (`rampart_worker_cost`, or BENCH_DB_NAME), so
  * they wait RUNNING_CHECKS with their processing jobs queued. Then, `rounds` times (default 3): a
  * copy of it, Rampart started on the copy with the workers on, and the CPU of Rampart and of every
- * PostgreSQL process from the spawn until no processing or chain-settlement job is left (every
- * order COMPLETE); and the same on a copy whose worker jobs were deleted first (start-up alone).
- * The difference, divided by the orders, is what capture, delivery, settlement and the
- * housekeeping their rows bring cost each order: the share of a card order's CPU the bench's card-order figure pays for while its
- * requests run (bench/FINDINGS.md, session 15). Under load the worker's batches are smaller (a
+ * PostgreSQL process from the spawn until no job is due (waitForDueJobs, as the bench's drain:
+ * every order COMPLETE); and the same on a copy whose queued jobs were deleted first (start-up
+ * alone). The difference, divided by the orders, is what capture, delivery, settlement and the
+ * housekeeping their rows bring cost each order: the share of a card order's CPU the bench's
+ * card-order figure pays for while its requests run (bench/FINDINGS.md, session 15). Under load the worker's batches are smaller (a
  * few hundred orders against thousands here), so this is its least cost per order.
  */
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { type BenchConfig, databaseUrl, loadBenchConfig } from './config.ts';
 import { type CpuSnapshot, cpuSnapshot } from './cpu-usage.ts';
-import { dropDatabase, recreateBenchDatabase } from './database.ts';
+import {
+  dropDatabase,
+  recreateBenchDatabase,
+  recreateDatabase,
+  waitForDueJobs,
+  withClient,
+} from './database.ts';
 import { LoadGenerator } from './load.ts';
 import { startServer } from './server-process.ts';
 import { BENCH_MASTER_KEY, BENCH_OPERATOR_TOKEN, rampartSpec } from './targets.ts';
 
 const SCENARIO = 'card-order';
-const WORKER_JOBS = ['walletOrders.process', 'chains.sandboxSettle'];
 const DRAIN_LIMIT_MS = 180_000;
-const POLL_MS = 250;
 /** USER_HZ, as in cpu-usage.ts. */
 const TICKS_PER_S = 100;
 
-async function onServer<T>(config: BenchConfig, database: string, fn: (client: pg.Client) => Promise<T>) {
-  const client = new pg.Client({ connectionString: `${config.pgServerUrl}/${database}` });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
-}
-
-function copyDatabase(config: BenchConfig, template: string, copy: string): Promise<void> {
-  return onServer(config, 'postgres', async (client) => {
-    await client.query(`DROP DATABASE IF EXISTS ${copy} WITH (FORCE)`);
-    await client.query(`CREATE DATABASE ${copy} TEMPLATE ${template}`);
-  });
-}
+const urlOf = (config: BenchConfig, database: string) => `${config.pgServerUrl}/${database}`;
 
 /** Rampart on `database`: the workers as `workers` says, one master key for every start. */
 async function startRampart(config: BenchConfig, runDir: string, database: string, workers: boolean) {
   const spec = await rampartSpec({
     config,
     runDir,
-    databaseUrl: `${config.pgServerUrl}/${database}`,
+    databaseUrl: urlOf(config, database),
     logName: `rampart-${database}.log`,
     env: { RAMPART_WORKERS: String(workers), RAMPART_MASTER_KEY: BENCH_MASTER_KEY },
   });
@@ -71,7 +59,7 @@ async function placeOrders(config: BenchConfig, runDir: string, seconds: number)
     generator.stop();
     await server.stop();
   }
-  return onServer(config, config.databaseName, async (client) => {
+  return withClient(databaseUrl(config), async (client) => {
     const { rows } = await client.query<{ n: string }>(
       `SELECT count(*) AS n FROM wallet_orders WHERE status = 'RUNNING_CHECKS'`,
     );
@@ -86,8 +74,8 @@ function ticksOf(snapshot: CpuSnapshot, matches: (pid: number, name: string) => 
 }
 
 /**
- * CPU seconds of Rampart and of PostgreSQL from its start to the last worker job, on a copy of
- * `template`; `withoutOrders`: the copy's worker jobs deleted first (start-up alone).
+ * CPU seconds of Rampart and of PostgreSQL from its start until no job is due, on a copy of
+ * `template`; `withoutOrders`: the copy's queued jobs (the orders' processing) deleted first.
  */
 async function drain(
   config: BenchConfig,
@@ -96,10 +84,11 @@ async function drain(
   copy: string,
   withoutOrders: boolean,
 ) {
-  await copyDatabase(config, template, copy);
+  await recreateDatabase(config, copy, template);
   if (withoutOrders) {
-    await onServer(config, copy, (client) =>
-      client.query('DELETE FROM jobs WHERE kind = ANY($1)', [WORKER_JOBS]),
+    // Periodic housekeeping jobs are singletons; everything else queued is the orders' work.
+    await withClient(urlOf(config, copy), (client) =>
+      client.query('DELETE FROM jobs WHERE singleton_key IS NULL'),
     );
   }
   const before = await cpuSnapshot();
@@ -107,18 +96,8 @@ async function drain(
   const server = await startRampart(config, runDir, copy, true);
   let after: CpuSnapshot;
   try {
-    await onServer(config, copy, async (client) => {
-      for (;;) {
-        const { rows } = await client.query<{ left: string }>(
-          `SELECT count(*) AS left FROM jobs WHERE kind = ANY($1) AND state IN ('pending', 'running')`,
-          [WORKER_JOBS],
-        );
-        if (Number(rows[0]?.left) === 0) return;
-        if (performance.now() - startedAt > DRAIN_LIMIT_MS)
-          throw new Error(`${copy}: jobs left after the limit`);
-        await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-      }
-    });
+    const { left } = await waitForDueJobs(urlOf(config, copy), DRAIN_LIMIT_MS);
+    if (left > 0) throw new Error(`${copy}: ${left} jobs still due after ${DRAIN_LIMIT_MS} ms`);
     after = await cpuSnapshot();
   } finally {
     await server.stop();
