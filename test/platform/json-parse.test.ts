@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseJsonExact } from '../../src/platform/json-parse.ts';
+import { mayLosePrecision, parseJsonExact } from '../../src/platform/json-parse.ts';
 import { parseAmount } from '../../src/platform/money.ts';
 import { startTestApp } from '../helpers/app.ts';
 
@@ -38,6 +38,25 @@ describe('parseJsonExact', () => {
     expect(() =>
       parseJsonExact('{"a":{"constructor":{"prototype":{"x":1}}},"n":1.123456789012345678}'),
     ).toThrow();
+  });
+
+  it('sends only number literals, never digits inside strings, to the exact parser', () => {
+    expect(mayLosePrecision('{"number":"4111111111111111","phone":"+14155550100"}')).toBe(false);
+    expect(mayLosePrecision('{"a":"say \\"12345678901234567890\\" and \\\\","b":1.25}')).toBe(false);
+    expect(mayLosePrecision('{"number":4111111111111111}')).toBe(true);
+    expect(mayLosePrecision('{"a":"x","b":[0.000000000000000001]}')).toBe(false);
+    expect(mayLosePrecision('{"a":"x","b":[1.0000000000000001]}')).toBe(true);
+    expect(mayLosePrecision('{"a":"1e5","b":2E3}')).toBe(true);
+    expect(mayLosePrecision('{"a":-123456789012345}')).toBe(false);
+    expect(mayLosePrecision('{"a":"unterminated 12345678901234567890')).toBe(false);
+  });
+
+  it('reads digits inside strings as the strings they are', () => {
+    expect(parseJsonExact('{"n":"12345678901234567890","m":"1e400","x":0.5}')).toEqual({
+      n: '12345678901234567890',
+      m: '1e400',
+      x: 0.5,
+    });
   });
 
   it('throws on malformed JSON on both paths', () => {
