@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
+import { withArrayLiterals } from './array-literal.ts';
 
 /**
  * Distinct statements one connection keeps prepared. Our statements are fixed texts, a few hundred
@@ -32,7 +33,8 @@ function statementName(text: string): string {
  * two thirds of the server's time per request (bench/FINDINGS.md). Prepared, PostgreSQL parses
  * each statement once per connection and, with the pool's plan_cache_mode (pool.ts), plans it
  * once too.
- * Statements without parameters (BEGIN, COMMIT, DDL) keep the simple protocol.
+ * Statements without parameters (BEGIN, COMMIT, DDL) keep the simple protocol. Array
+ * parameters are written as array literals here (array-literal.ts), not by pg.
  */
 export class PreparingClient extends pg.Client {
   private readonly prepared = new Set<string>();
@@ -41,10 +43,12 @@ export class PreparingClient extends pg.Client {
   override query(config: any, values?: any, callback?: any): any {
     if (typeof config === 'string' && Array.isArray(values) && values.length > 0) {
       const name = statementName(config);
+      const written = withArrayLiterals(values);
       if (this.prepared.has(name) || this.prepared.size < MAX_PREPARED_PER_CONNECTION) {
         this.prepared.add(name);
-        return super.query({ name, text: config, values }, callback);
+        return super.query({ name, text: config, values: written }, callback);
       }
+      return super.query(config, written, callback);
     }
     return super.query(config, values, callback);
   }
