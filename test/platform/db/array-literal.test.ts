@@ -107,6 +107,13 @@ describe('array parameters through PostgreSQL', () => {
     expect(await roundTrip('SELECT $1::timestamptz[] AS t', [[when]])).toEqual({ t: [when] });
   });
 
+  it('reads numeric arrays back as exact decimal text, never floats', async () => {
+    const { rows } = await pool.query<{ n: unknown }>('SELECT $1::numeric[] AS n', [
+      ['0.1000000000000000000001', '104.41', null],
+    ]);
+    expect(rows[0]!.n).toEqual(['0.1000000000000000000001', '104.41', null]);
+  });
+
   it('keeps the elements of a group statement apart (unnest)', async () => {
     const { rows } = await pool.query<{ v: string | null }>(
       'SELECT v FROM unnest($1::text[]) WITH ORDINALITY AS u(v, ord) ORDER BY ord',
