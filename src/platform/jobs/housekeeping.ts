@@ -222,19 +222,8 @@ async function analyzeChangedTables(db: Db, ownTables: readonly string[]): Promi
 const GROWTH_ANALYZE_EVERY_MS = 2000;
 
 /**
- * Growth analyses stop once a table's statistics cover this many rows: plans made from them are
- * the plans of a large table (index probes, nested loops over the parameter arrays), and they
- * stay right as it grows. Each analysis samples up to 30,000 rows, so the doublings past this
- * size were most of what growth analyses cost: ~5% of the CPU of a card order on a fresh
- * database (bench/FINDINGS.md, session 16). Past it, the minute's analyzeChangedTables keeps the
- * statistics current.
- */
-const GROWTH_ANALYZE_BELOW_ROWS = 5000;
-
-/**
  * Every two seconds: ANALYZE of the tables of ours whose live rows more than doubled (plus 50) since
- * their statistics, while those statistics cover fewer than GROWTH_ANALYZE_BELOW_ROWS rows.
- * Statements are prepared once per connection with a generic plan (pool.ts),
+ * their statistics. Statements are prepared once per connection with a generic plan (pool.ts),
  * planned from the statistics of that moment, and kept until the table's statistics change: a
  * plan made while a table held a handful of rows (a sequential scan and a sort where an index
  * probe belongs) scans the whole table on every call as it grows to thousands. On a fresh
@@ -254,9 +243,8 @@ export function registerGrowthAnalyze(
       db,
       'ANALYZE',
       `relname = ANY($1::text[])
-       AND n_live_tup > 50 + 2 * GREATEST((SELECT reltuples FROM pg_class WHERE oid = relid), 0)
-       AND (SELECT reltuples FROM pg_class WHERE oid = relid) < $2`,
-      [ownTables, GROWTH_ANALYZE_BELOW_ROWS],
+       AND n_live_tup > 50 + 2 * GREATEST((SELECT reltuples FROM pg_class WHERE oid = relid), 0)`,
+      [ownTables],
     ),
   );
 }

@@ -226,7 +226,7 @@ describe('platform.vacuum', () => {
 });
 
 describe('platform.analyzeGrown', () => {
-  it('analyzes the tables that more than doubled since their statistics, not the ones that only churned nor large ones, then queues itself two seconds later', async () => {
+  it('analyzes the tables that more than doubled since their statistics, not the ones that only churned, then queues itself two seconds later', async () => {
     const db = database.db;
     const reltuplesOf = async (q: Queryable, table: string) =>
       (await q.query<{ n: number }>('SELECT reltuples AS n FROM pg_class WHERE relname = $1', [table]))
@@ -250,15 +250,6 @@ describe('platform.analyzeGrown', () => {
       await client.query(
         `INSERT INTO jobs (kind, state) SELECT 'test.churn2', 'done' FROM generate_series(1, 100)`,
       );
-      // reservation_uses: analyzed at 5,000 rows, then grown to 12,000: doubled, but its statistics
-      // already give the plans of a large table.
-      await client.query(
-        `INSERT INTO reservation_uses (reservation_id, used_at) SELECT 'RS_GROWN_' || n, now() FROM generate_series(1, 5000) AS n`,
-      );
-      await client.query('ANALYZE reservation_uses');
-      await client.query(
-        `INSERT INTO reservation_uses (reservation_id, used_at) SELECT 'RS_GROWN_' || n, now() FROM generate_series(5001, 12000) AS n`,
-      );
       await client.query('SELECT pg_stat_force_next_flush()');
     } finally {
       client.release();
@@ -269,7 +260,6 @@ describe('platform.analyzeGrown', () => {
     expect(await runner.drain()).toBe(1);
     expect(await reltuplesOf(db, 'card_spend')).toBe(300);
     expect(await reltuplesOf(db, 'jobs')).toBe(jobsAnalyzed);
-    expect(await reltuplesOf(db, 'reservation_uses')).toBe(5000);
     const next = await db.query<{ state: string; soon: boolean }>(
       `SELECT state, run_at BETWEEN now() + interval '1 second' AND now() + interval '3 seconds' AS soon
        FROM jobs WHERE kind = 'platform.analyzeGrown' ORDER BY id`,
