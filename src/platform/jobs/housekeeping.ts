@@ -231,6 +231,9 @@ const GROWTH_ANALYZE_EVERY_MS = 2000;
  * orders, until the minute's ANALYZE (bench/FINDINGS.md, session 7). ANALYZE makes every
  * connection plan those statements again; doubling as the rule keeps that to a few times per
  * table while it grows, and never for a large table that only churns (the job queue).
+ * They cost ~5% of the CPU of card orders filling a fresh database, but both cheaper versions
+ * tried (a smaller sample; stopping at 5,000 rows) failed issue 6's GET /v3/transfers/{id} read
+ * flatness in every full bench run, for a reason not found (bench/FINDINGS.md, sessions 15, 16).
  */
 export function registerGrowthAnalyze(
   runner: JobRunner,
