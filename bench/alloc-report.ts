@@ -6,34 +6,22 @@
  * functions by their own allocations and by everything allocated under them.
  */
 import { readFileSync } from 'node:fs';
+import { type CallFrame, frameName, top } from './profile-frames.ts';
 
 interface SamplingNode {
-  callFrame: { functionName: string; url: string; lineNumber: number };
+  callFrame: CallFrame;
   selfSize: number;
   children: SamplingNode[];
 }
 
 const TOP = 30;
 
-/** `pg`, `decimal.js`, `dist/chunk-….js`: where a frame's code lives, short. */
-function placeOf(url: string): string {
-  if (url === '') return '(native)';
-  const inModules = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
-  if (inModules?.[1]) return inModules[1];
-  return url.replace(/^.*\/(dist|src)\//, '$1/').replace(/^node:internal\/.*/, 'node:internal');
-}
-
-function frameName(node: SamplingNode): string {
-  const { functionName, url, lineNumber } = node.callFrame;
-  return `${functionName || '(anonymous)'} ${placeOf(url)}:${lineNumber + 1}`;
-}
-
 function tally(root: SamplingNode) {
   const self = new Map<string, number>();
   const inclusive = new Map<string, number>();
   let total = 0;
   const visit = (node: SamplingNode, above: ReadonlySet<string>) => {
-    const name = frameName(node);
+    const name = frameName(node.callFrame);
     total += node.selfSize;
     self.set(name, (self.get(name) ?? 0) + node.selfSize);
     const path = above.has(name) ? above : new Set([...above, name]);
@@ -44,14 +32,6 @@ function tally(root: SamplingNode) {
   return { self, inclusive, total };
 }
 
-function top(sizes: Map<string, number>, total: number): string {
-  return [...sizes]
-    .sort((a, b) => b[1] - a[1])
-    .slice(0, TOP)
-    .map(([name, size]) => `${((100 * size) / total).toFixed(1).padStart(5)}%  ${name}`)
-    .join('\n');
-}
-
 const [file, requestsArg] = process.argv.slice(2);
 if (!file) throw new Error('usage: bench/alloc-report.ts <file.heapprofile> [requests in the window]');
 const profile = JSON.parse(readFileSync(file, 'utf8')) as { head: SamplingNode };
@@ -59,5 +39,5 @@ const { self, inclusive, total } = tally(profile.head);
 const requests = Number(requestsArg);
 const perRequest = requests > 0 ? `, ${(total / requests / 1024).toFixed(1)} KB per request` : '';
 process.stdout.write(`${(total / 1e6).toFixed(1)} MB allocated${perRequest}\n\n`);
-process.stdout.write(`own allocations, top ${TOP}:\n${top(self, total)}\n\n`);
-process.stdout.write(`allocated under, top ${TOP}:\n${top(inclusive, total)}\n`);
+process.stdout.write(`own allocations, top ${TOP}:\n${top(self, total, TOP).join('\n')}\n\n`);
+process.stdout.write(`allocated under, top ${TOP}:\n${top(inclusive, total, TOP).join('\n')}\n`);

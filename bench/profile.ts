@@ -17,13 +17,14 @@ import { databaseUrl, loadBenchConfig } from './config.ts';
 import { cpuSnapshot, cpuUsage } from './cpu-usage.ts';
 import { recreateBenchDatabase, withDatabase } from './database.ts';
 import { LoadGenerator } from './load.ts';
+import { type CallFrame, frameName, moduleOf, top } from './profile-frames.ts';
 import { findScenario } from './scenarios.ts';
-import { repoRoot, startServer } from './server-process.ts';
+import { startServer } from './server-process.ts';
 import { BENCH_OPERATOR_TOKEN, targetSpec } from './targets.ts';
 
 interface ProfileNode {
   id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
+  callFrame: CallFrame;
   children?: number[];
 }
 
@@ -33,16 +34,6 @@ interface CpuProfile {
   endTime: number;
   samples: number[];
   timeDeltas: number[];
-}
-
-/** `src/identity/authenticate.ts`, `pg-protocol`, `node:internal/…`: where a frame's code lives. */
-function moduleOf(url: string): string {
-  if (url === '') return '(native/V8)';
-  const local = url.replace(/^file:\/\//, '');
-  const inModules = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(local);
-  if (inModules?.[1]) return inModules[1];
-  if (local.startsWith(repoRoot)) return path.relative(repoRoot, local);
-  return local.replace(/^(node:internal\/[^/]+).*/, '$1');
 }
 
 function writeCpuPerRequest(
@@ -57,19 +48,6 @@ function writeCpuPerRequest(
     return cores ? `${line}  (${perRequestMs(Number(cores)).toFixed(3)} ms CPU per request)` : line;
   });
   process.stdout.write(`\nCPU during the loaded window:\n${lines.join('\n')}\n\n`);
-}
-
-function frameName(node: ProfileNode): string {
-  const { functionName, url, lineNumber } = node.callFrame;
-  const where = url ? `${moduleOf(url)}:${lineNumber + 1}` : '';
-  return `${functionName || '(anonymous)'} ${where}`.trim();
-}
-
-function top(counts: Map<string, number>, total: number, limit: number): string[] {
-  return [...counts.entries()]
-    .sort((left, right) => right[1] - left[1])
-    .slice(0, limit)
-    .map(([name, count]) => `${((count / total) * 100).toFixed(1).padStart(5)}%  ${name}`);
 }
 
 function ownFunctions(counts: Map<string, number>): Map<string, number> {
@@ -96,12 +74,12 @@ function summarise(profile: CpuProfile, fromUs: number, toUs: number): string {
       idle += 1;
       return;
     }
-    const name = frameName(leaf);
+    const name = frameName(leaf.callFrame);
     self.set(name, (self.get(name) ?? 0) + 1);
     const seenNames = new Set<string>();
     const seenModules = new Set<string>();
     for (let node: ProfileNode | undefined = leaf; node; node = byId.get(parent.get(node.id) ?? -1)) {
-      seenNames.add(frameName(node));
+      seenNames.add(frameName(node.callFrame));
       if (node.callFrame.url) seenModules.add(moduleOf(node.callFrame.url));
     }
     for (const seen of seenNames) inclusive.set(seen, (inclusive.get(seen) ?? 0) + 1);
