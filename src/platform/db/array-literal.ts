@@ -48,7 +48,11 @@ export function arrayLiteral(values: readonly unknown[]): string | undefined {
   return `{${parts.join(',')}}`;
 }
 
-/** A statement's parameters with every array this module can write replaced by its literal. */
-export function withArrayLiterals(values: readonly unknown[]): unknown[] {
+/**
+ * A statement's parameters with every array this module can write replaced by its literal; the
+ * same array when it holds none (most statements: no copy for them on every call).
+ */
+export function withArrayLiterals(values: unknown[]): unknown[] {
+  if (!values.some(Array.isArray)) return values;
   return values.map((value) => (Array.isArray(value) ? (arrayLiteral(value) ?? value) : value));
 }

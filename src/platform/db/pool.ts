@@ -8,11 +8,11 @@ export type Tx = pg.PoolClient;
 
 // NUMERIC comes back as text and is turned into Decimal by the stores, never into a float.
 pg.types.setTypeParser(pg.types.builtins.NUMERIC, (text) => text);
-/** numeric[] and text[]: pg-types reads numeric[] elements as floats; read them as text[]'s are, as text. */
-type TypeOid = Parameters<typeof pg.types.setTypeParser>[0];
 // Array types' OIDs; pg-types' own list names base types only.
+type TypeOid = Parameters<typeof pg.types.setTypeParser>[0];
 const NUMERIC_ARRAY_OID = 1231 as TypeOid;
 const TEXT_ARRAY_OID = 1009 as TypeOid;
+// NUMERIC[] likewise: pg-types reads its elements as floats; read them as text[]'s are, as text.
 pg.types.setTypeParser(NUMERIC_ARRAY_OID, pg.types.getTypeParser(TEXT_ARRAY_OID, 'text'));
 // BIGINT columns (epoch-ms counters) fit a JS number; keep them numbers.
 pg.types.setTypeParser(pg.types.builtins.INT8, (text) => Number(text));

@@ -49,6 +49,8 @@ describe('arrayLiteral', () => {
     const written = withArrayLiterals(params);
     expect(written[0]).toBe(params[0]);
     expect(written.slice(1)).toEqual(['{a}', 5, 'text']);
+    const plain = [5, 'text', null];
+    expect(withArrayLiterals(plain)).toBe(plain);
   });
 });
 
