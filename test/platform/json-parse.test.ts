@@ -49,6 +49,13 @@ describe('parseJsonExact', () => {
     expect(mayLosePrecision('{"a":"1e5","b":2E3}')).toBe(true);
     expect(mayLosePrecision('{"a":-123456789012345}')).toBe(false);
     expect(mayLosePrecision('{"a":"unterminated 12345678901234567890')).toBe(false);
+    // A card order's body: digits in strings first, then a long amount, which still counts.
+    const order = '{"debitCard":{"number":"4111111111111111"},"amount":1.123456789012345678}';
+    expect(mayLosePrecision(order)).toBe(true);
+    expect(parseJsonExact(order)).toEqual({
+      debitCard: { number: '4111111111111111' },
+      amount: '1.123456789012345678',
+    });
   });
 
   it('reads digits inside strings as the strings they are', () => {
