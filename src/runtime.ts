@@ -183,7 +183,7 @@ async function startOn(config: Config, mode: Mode, opened: OpenedDatabase): Prom
     await registerHousekeeping(jobs, workerDb);
     await registerFrequentPurges(jobs, workerDb, [purgeExpiredReplays(config.signatureWindowMs)]);
     await registerVacuum(jobs, workerDb, HOT_TABLES, RAMPART_TABLES);
-    await registerGrowthAnalyze(jobs, workerDb, RAMPART_TABLES);
+    await registerGrowthAnalyze(jobs, workerDb, RAMPART_TABLES, ['signature_replays']);
     registerUserJobs(jobs, workerCtx);
     registerWalletOrderJobs(jobs, workerCtx);
     registerChainJobs(jobs, workerCtx);

@@ -222,8 +222,19 @@ async function analyzeChangedTables(db: Db, ownTables: readonly string[]): Promi
 const GROWTH_ANALYZE_EVERY_MS = 2000;
 
 /**
+ * Growth analyses stop once a table's statistics cover this many rows: plans made from them are
+ * the plans of a large table (index probes, nested loops over the parameter arrays), and they
+ * stay right as it grows. Each analysis samples up to 30,000 rows, so the doublings past this
+ * size were most of what growth analyses cost: ~5% of the CPU of a card order on a fresh
+ * database (bench/FINDINGS.md, sessions 16 and 17). Past it, the minute's analyzeChangedTables
+ * keeps the statistics current.
+ */
+const GROWTH_ANALYZE_BELOW_ROWS = 5000;
+
+/**
  * Every two seconds: ANALYZE of the tables of ours whose live rows more than doubled (plus 50) since
- * their statistics. Statements are prepared once per connection with a generic plan (pool.ts),
+ * their statistics, while those statistics cover fewer than GROWTH_ANALYZE_BELOW_ROWS rows
+ * (`uncapped` tables at any size). Statements are prepared once per connection with a generic plan (pool.ts),
  * planned from the statistics of that moment, and kept until the table's statistics change: a
  * plan made while a table held a handful of rows (a sequential scan and a sort where an index
  * probe belongs) scans the whole table on every call as it grows to thousands. On a fresh
@@ -231,14 +242,17 @@ const GROWTH_ANALYZE_EVERY_MS = 2000;
  * orders, until the minute's ANALYZE (bench/FINDINGS.md, session 7). ANALYZE makes every
  * connection plan those statements again; doubling as the rule keeps that to a few times per
  * table while it grows, and never for a large table that only churns (the job queue).
- * They cost ~5% of the CPU of card orders filling a fresh database, but both cheaper versions
- * tried (a smaller sample; stopping at 5,000 rows) failed issue 6's GET /v3/transfers/{id} read
- * flatness in every full bench run, for a reason not found (bench/FINDINGS.md, sessions 15, 16).
+ *
+ * `uncapped`: tables kept on growth analyses at every size. The signature replays are: every
+ * full bench run that capped them too (sessions 15 and 16) failed issue 6's GET
+ * /v3/transfers/{id} read flatness, where they are the only table growing, for a reason not
+ * found; they are cheap to analyze (44 ms at 36,000 rows).
  */
 export function registerGrowthAnalyze(
   runner: JobRunner,
   db: Db,
   ownTables: readonly string[],
+  uncapped: readonly string[] = [],
 ): Promise<unknown> {
   checkTableNames(ownTables);
   return registerPeriodic(runner, db, 'platform.analyzeGrown', GROWTH_ANALYZE_EVERY_MS, () =>
@@ -246,8 +260,9 @@ export function registerGrowthAnalyze(
       db,
       'ANALYZE',
       `relname = ANY($1::text[])
-       AND n_live_tup > 50 + 2 * GREATEST((SELECT reltuples FROM pg_class WHERE oid = relid), 0)`,
-      [ownTables],
+       AND n_live_tup > 50 + 2 * GREATEST((SELECT reltuples FROM pg_class WHERE oid = relid), 0)
+       AND ((SELECT reltuples FROM pg_class WHERE oid = relid) < $2 OR relname = ANY($3::text[]))`,
+      [ownTables, GROWTH_ANALYZE_BELOW_ROWS, uncapped],
     ),
   );
 }

@@ -226,7 +226,7 @@ describe('platform.vacuum', () => {
 });
 
 describe('platform.analyzeGrown', () => {
-  it('analyzes the tables that more than doubled since their statistics, not the ones that only churned, then queues itself two seconds later', async () => {
+  it('analyzes the tables that more than doubled since their statistics, not the ones that only churned nor large ones unless uncapped, then queues itself two seconds later', async () => {
     const db = database.db;
     const reltuplesOf = async (q: Queryable, table: string) =>
       (await q.query<{ n: number }>('SELECT reltuples AS n FROM pg_class WHERE relname = $1', [table]))
@@ -250,15 +250,36 @@ describe('platform.analyzeGrown', () => {
       await client.query(
         `INSERT INTO jobs (kind, state) SELECT 'test.churn2', 'done' FROM generate_series(1, 100)`,
       );
+      // reservation_uses and signature_replays: analyzed at 5,000 rows, then grown to 12,000:
+      // doubled, but only the uncapped one is analyzed again.
+      await client.query(
+        `INSERT INTO reservation_uses (reservation_id, used_at) SELECT 'RS_GROWN_' || n, now() FROM generate_series(1, 5000) AS n`,
+      );
+      await client.query(
+        `INSERT INTO signature_replays (signed_at, signature, expires_at)
+         SELECT now(), 'grown' || n, now() + interval '1 hour' FROM generate_series(1, 5000) AS n`,
+      );
+      await client.query('ANALYZE reservation_uses, signature_replays');
+      await client.query(
+        `INSERT INTO reservation_uses (reservation_id, used_at) SELECT 'RS_GROWN_' || n, now() FROM generate_series(5001, 12000) AS n`,
+      );
+      await client.query(
+        `INSERT INTO signature_replays (signed_at, signature, expires_at)
+         SELECT now(), 'grown' || n, now() + interval '1 hour' FROM generate_series(5001, 12000) AS n`,
+      );
       await client.query('SELECT pg_stat_force_next_flush()');
     } finally {
       client.release();
     }
     const runner = new JobRunner(db, pino({ level: 'silent' }), 1000);
     await db.query(`DELETE FROM jobs WHERE kind LIKE 'platform.%' AND state = 'pending'`);
-    expect(await registerGrowthAnalyze(runner, db, RAMPART_TABLES)).toEqual(expect.any(Number));
+    expect(await registerGrowthAnalyze(runner, db, RAMPART_TABLES, ['signature_replays'])).toEqual(
+      expect.any(Number),
+    );
     expect(await runner.drain()).toBe(1);
     expect(await reltuplesOf(db, 'card_spend')).toBe(300);
+    expect(await reltuplesOf(db, 'reservation_uses')).toBe(5000);
+    expect(await reltuplesOf(db, 'signature_replays')).toBe(12000);
     expect(await reltuplesOf(db, 'jobs')).toBe(jobsAnalyzed);
     const next = await db.query<{ state: string; soon: boolean }>(
       `SELECT state, run_at BETWEEN now() + interval '1 second' AND now() + interval '3 seconds' AS soon
