@@ -144,7 +144,13 @@ async function main(): Promise<void> {
   const generator = new LoadGenerator();
   let window: [number, number];
   try {
-    await generator.prepare(scenarioId, server.baseUrl, databaseUrl(config), BENCH_OPERATOR_TOKEN);
+    await generator.prepare(
+      scenarioId,
+      server.baseUrl,
+      databaseUrl(config),
+      BENCH_OPERATOR_TOKEN,
+      scenario.fixtureTimeoutS ?? 0,
+    );
     await generator.measure(scenarioId, 3, 1);
     const groups = new Map<number, string>();
     if (server.pid) groups.set(server.pid, `${scenario.target} server (node)`);
