@@ -133,6 +133,16 @@ function workersPlace(config: Config, mode: Mode): 'here' | 'thread' | 'none' {
   return config.workerThread ? 'thread' : 'here';
 }
 
+/**
+ * Waits for every one of `steps` to settle, then throws the first failure: a start that failed
+ * half way closes what it started, and must not close something still starting.
+ */
+async function allOrFirstError(steps: readonly (PromiseLike<unknown> | undefined)[]): Promise<void> {
+  const outcomes = await Promise.allSettled(steps);
+  const failed = outcomes.find((outcome) => outcome.status === 'rejected');
+  if (failed) throw failed.reason;
+}
+
 async function startOn(config: Config, mode: Mode, opened: OpenedDatabase): Promise<Running> {
   const { db, asyncCommitDb, workerDb } = opened;
   const log = pino(loggerOptions(config.logLevel) as pino.LoggerOptions);
@@ -165,7 +175,10 @@ async function startOn(config: Config, mode: Mode, opened: OpenedDatabase): Prom
   if (mode === 'serve') {
     try {
       app = await buildApp(ctx, { latestMigration: migrations.at(-1)?.version ?? '' });
-      await thread?.ready;
+      // Fastify compiles every route's schemas when it gets ready (~0.4 s, the longest step of
+      // the main thread's start): done while the worker thread starts on the other core, not
+      // after it (cold start: bench/FINDINGS.md, session 17).
+      await allOrFirstError([app.ready(), thread?.ready]);
       await app.listen({ host: config.host, port: config.port });
     } catch (error) {
       clearInterval(clockSync);
