@@ -243,10 +243,8 @@ const GROWTH_ANALYZE_BELOW_ROWS = 5000;
  * connection plan those statements again; doubling as the rule keeps that to a few times per
  * table while it grows, and never for a large table that only churns (the job queue).
  *
- * `uncapped`: tables kept on growth analyses at every size. The signature replays are: every
- * full bench run that capped them too (sessions 15 and 16) failed issue 6's GET
- * /v3/transfers/{id} read flatness, where they are the only table growing, for a reason not
- * found; they are cheap to analyze (44 ms at 36,000 rows).
+ * `uncapped`: tables of `ownTables` kept on growth analyses at every size (the caller says which
+ * and why).
  */
 export function registerGrowthAnalyze(
   runner: JobRunner,
@@ -254,14 +252,15 @@ export function registerGrowthAnalyze(
   ownTables: readonly string[],
   uncapped: readonly string[] = [],
 ): Promise<unknown> {
-  checkTableNames(ownTables);
+  checkTableNames([...ownTables, ...uncapped]);
   return registerPeriodic(runner, db, 'platform.analyzeGrown', GROWTH_ANALYZE_EVERY_MS, () =>
     maintainTables(
       db,
       'ANALYZE',
-      `relname = ANY($1::text[])
-       AND n_live_tup > 50 + 2 * GREATEST((SELECT reltuples FROM pg_class WHERE oid = relid), 0)
-       AND ((SELECT reltuples FROM pg_class WHERE oid = relid) < $2 OR relname = ANY($3::text[]))`,
+      `relname = ANY($1::text[]) AND EXISTS (
+         SELECT 1 FROM pg_class AS c WHERE c.oid = relid
+           AND n_live_tup > 50 + 2 * GREATEST(c.reltuples, 0)
+           AND (c.reltuples < $2 OR relname = ANY($3::text[])))`,
       [ownTables, GROWTH_ANALYZE_BELOW_ROWS, uncapped],
     ),
   );

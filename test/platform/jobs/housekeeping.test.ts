@@ -222,6 +222,7 @@ describe('platform.vacuum', () => {
       /not a table name/,
     );
     expect(() => registerGrowthAnalyze(runner, database.db, ["jobs'"])).toThrow(/not a table name/);
+    expect(() => registerGrowthAnalyze(runner, database.db, ['jobs'], ["jobs'"])).toThrow(/not a table name/);
   });
 });
 
