@@ -50,8 +50,12 @@ function writeCpuPerRequest(
   process.stdout.write(`\nCPU during the loaded window:\n${lines.join('\n')}\n\n`);
 }
 
+/**
+ * Frames of our code: src/ under tsx, or the bundle npm start and the bench run (dist/ holds only
+ * our code: build.mjs leaves every dependency external, so they show by package name).
+ */
 function ownFunctions(counts: Map<string, number>): Map<string, number> {
-  return new Map([...counts].filter(([name]) => / src\//.test(name)));
+  return new Map([...counts].filter(([name]) => / (src|dist)\//.test(name)));
 }
 
 function summarise(profile: CpuProfile, fromUs: number, toUs: number): string {
@@ -96,7 +100,7 @@ function summarise(profile: CpuProfile, fromUs: number, toUs: number): string {
     'inclusive time by function, top 45:',
     ...top(inclusive, busy, 45),
     '',
-    "inclusive time by the project's own functions (src/), ≥ 0.3%:",
+    "inclusive time by the project's own functions (src/ or dist/), ≥ 0.3%:",
     ...top(ownFunctions(inclusive), busy, 60).filter((line) => Number.parseFloat(line) >= 0.3),
     '',
     'inclusive time by module, top 30:',
