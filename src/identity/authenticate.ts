@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../platform/context.ts';
 import { GroupedCalls } from '../platform/db/grouped-writer.ts';
 import { authErrors } from './errors.ts';
+import { normaliseIp } from './ip-whitelist.ts';
 import {
   type BearerLookup,
   findLiveKeySecret,
@@ -110,13 +111,16 @@ export class Authenticator {
     const candidates = signatureCandidates(this.ctx.config.publicUrls, request.raw.url ?? '/');
     if (!signatureMatches(secret, signature, candidates, request.rawBody))
       throw authErrors.invalidSignature();
-    // Kept until the timestamp can no longer pass the window check, then purged.
+    // Kept until the timestamp can no longer pass the window check, then purged. The record binds
+    // what the signature does not cover: the method, and for a repeated GET the client's address.
     const expiresAtMs = sentMs + this.ctx.config.signatureWindowMs + 1000;
     const used = await this.signatureUses.call({
       apiKey,
       signature: signature.toLowerCase(),
       expiresAtMs,
       signedAtMs: sentMs,
+      method: request.method,
+      address: normaliseIp(request.ip),
       withBalances,
     });
     if (!used) {
@@ -124,7 +128,7 @@ export class Authenticator {
       throw authErrors.invalidSignature();
     }
     if (used.signedBeforeStart) throw authErrors.signedBeforeRestart();
-    if (!used.fresh) throw authErrors.replayed();
+    if (!used.accepted) throw authErrors.replayed();
     return toCaller(used, 'signature');
   }
 }

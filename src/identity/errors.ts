@@ -20,7 +20,11 @@ export const authErrors = {
       'accessDenied.timestampOutOfWindow',
       `The request timestamp is more than ${Math.round(windowMs / 1000)} s away from the server's time.`,
     ),
-  replayed: () => unauthenticated('accessDenied.replayedSignature', 'This signature was already used.'),
+  replayed: () =>
+    unauthenticated(
+      'accessDenied.replayedSignature',
+      'This signature was already used; sign the request again. Only an identical GET may repeat it, from the same address.',
+    ),
   signedBeforeRestart: () =>
     unauthenticated(
       'accessDenied.signedBeforeRestart',

@@ -109,17 +109,36 @@ export interface SignatureUse {
   signature: string;
   expiresAtMs: number;
   signedAtMs: number;
+  /** The request's HTTP method (upper-case, as Node parses it). */
+  method: string;
+  /** The client's address: request.ip as the trust-proxy setting resolves it, IPv4-mapped unwrapped. */
+  address: string;
   withBalances: boolean;
 }
 
-export type RecordedUse = KeyWithAccount & { fresh: boolean; signedBeforeStart: boolean };
+export type RecordedUse = KeyWithAccount & { accepted: boolean; signedBeforeStart: boolean };
 
 /**
  * Signed requests whose secrets we already hold, many in one round trip (GroupedCalls in
- * authenticate.ts): records each signature (refused if seen before inside the window) only
- * while its key is still live, and returns the key's current state, in input order. `fresh`
- * false means replay, also for the second of two uses of one signature in the same group; no
- * row (undefined) means the key is gone.
+ * authenticate.ts): records each signature's first use (its method and client address) only
+ * while its key is still live, and returns the key's current state, in input order; no row
+ * (undefined) means the key is gone.
+ *
+ * `accepted` is true for a signature's first use, and for an identical GET repeated from the
+ * address of a first use that was a GET: the signature covers the URL and body but not the
+ * method, so the record binds it, and polling clients whose timestamps are whole seconds send
+ * one signature several times. Any other later use is a replay (false): another method (a signed
+ * GET sent as DELETE), another address, or a repeat of anything but a GET. Records without a
+ * method (written before migration 032, or in signature_replays_legacy) are not GETs.
+ *
+ * One INSERT … ON CONFLICT decides it atomically across processes: a first use inserts; a
+ * repeat locks the existing row, waiting for its inserter to commit, and is returned by the
+ * update only when the row allows it. The update moves expires_at to the later of the two
+ * windows, so a repeat through a process with a longer window keeps the record that long.
+ * Within one group only the group's first use of a signature goes to the INSERT (a statement
+ * cannot update one row twice); the group's other uses of it are accepted only if that one was
+ * and both it and they are GETs from one address. The INSERT takes the signatures in sorted
+ * order, so two groups never wait on each other's rows in a cycle.
  *
  * Run on the async-commit pool: a database crash may lose the last instant of replay records,
  * so a signature timestamped at or before the database's start is never accepted
@@ -129,40 +148,51 @@ export async function recordSignatureUses(
   q: Queryable,
   uses: readonly SignatureUse[],
 ): Promise<(RecordedUse | undefined)[]> {
-  const { rows } = await q.query<JoinedRow & { ord: number; fresh: boolean; signed_before_start: boolean }>(
+  const { rows } = await q.query<
+    JoinedRow & { ord: number; accepted: boolean; signed_before_start: boolean }
+  >(
     `WITH r AS (
        SELECT r.*, to_timestamp(r.signed_ms / 1000.0) <= pg_postmaster_start_time() AS before_start
-       FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[], $5::boolean[])
-            WITH ORDINALITY AS r(api_key, signature, expires_ms, signed_ms, with_balances, ord)),
+       FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[], $5::text[], $6::text[], $7::boolean[])
+            WITH ORDINALITY AS r(api_key, signature, expires_ms, signed_ms, method, address, with_balances, ord)),
      live AS (
-       SELECT r.ord, r.signature, r.signed_ms, r.expires_ms, r.before_start, r.with_balances, ${KEY_COLUMNS}
+       SELECT r.ord, r.signature, r.signed_ms, r.expires_ms, r.method, r.address, r.before_start, r.with_balances,
+         ${KEY_COLUMNS}
        FROM r JOIN api_keys k ON k.api_key = r.api_key AND k.deleted_at IS NULL
        LEFT JOIN accounts a ON a.id = k.account_id),
      first_uses AS (
-       SELECT DISTINCT ON (signature) ord, signature, signed_ms, expires_ms FROM live WHERE NOT before_start
+       SELECT DISTINCT ON (signature) ord, signature, signed_ms, expires_ms, method, address
+       FROM live WHERE NOT before_start
        ORDER BY signature, ord),
      used AS (
-       INSERT INTO signature_replays (signed_at, signature, expires_at)
-       SELECT to_timestamp(f.signed_ms / 1000.0), f.signature, to_timestamp(f.expires_ms / 1000.0)
+       INSERT INTO signature_replays AS s (signed_at, signature, expires_at, method, address)
+       SELECT to_timestamp(f.signed_ms / 1000.0), f.signature, to_timestamp(f.expires_ms / 1000.0), f.method, f.address
        FROM first_uses f
        WHERE NOT EXISTS (SELECT 1 FROM signature_replays_legacy l WHERE l.signature = f.signature)
-       ON CONFLICT (signed_at, signature) DO NOTHING RETURNING signature)
-     SELECT live.ord, ${KEY_OUTPUT}, used.signature IS NOT NULL AS fresh, live.before_start AS signed_before_start
+       ORDER BY f.signature
+       ON CONFLICT (signed_at, signature) DO UPDATE SET expires_at = greatest(s.expires_at, excluded.expires_at)
+         WHERE s.method = 'GET' AND excluded.method = 'GET' AND s.address = excluded.address
+       RETURNING signature)
+     SELECT live.ord, ${KEY_OUTPUT}, live.before_start AS signed_before_start,
+       used.signature IS NOT NULL
+         AND (f.ord = live.ord OR (f.method = 'GET' AND live.method = 'GET' AND f.address = live.address)) AS accepted
      FROM ${LIVE_WITH_BALANCES}
-     LEFT JOIN first_uses f ON f.ord = live.ord
+     LEFT JOIN first_uses f ON f.signature = live.signature
      LEFT JOIN used ON used.signature = f.signature`,
     [
       uses.map((use) => use.apiKey),
       uses.map((use) => use.signature),
       uses.map((use) => use.expiresAtMs),
       uses.map((use) => use.signedAtMs),
+      uses.map((use) => use.method),
+      uses.map((use) => use.address),
       uses.map((use) => use.withBalances),
     ],
   );
   return rowsInInputOrder(rows, uses.length).map((row) => {
     if (!row) return undefined;
-    const { ord: _ord, fresh, signed_before_start, ...joined } = row;
-    return { ...withAccount(joined)!, fresh, signedBeforeStart: signed_before_start };
+    const { ord: _ord, accepted, signed_before_start, ...joined } = row;
+    return { ...withAccount(joined)!, accepted, signedBeforeStart: signed_before_start };
   });
 }
 

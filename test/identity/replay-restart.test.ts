@@ -24,7 +24,19 @@ const recordSignatureUse = async (
   expiresAtMs: number,
   signedAtMs: number,
 ) =>
-  (await recordSignatureUses(pool, [{ apiKey, signature, expiresAtMs, signedAtMs, withBalances: false }]))[0];
+  (
+    await recordSignatureUses(pool, [
+      {
+        apiKey,
+        signature,
+        expiresAtMs,
+        signedAtMs,
+        method: 'POST',
+        address: '127.0.0.1',
+        withBalances: false,
+      },
+    ])
+  )[0];
 
 const replayRows = async (signature: string) =>
   (await t.database.db.query('SELECT 1 FROM signature_replays WHERE signature = $1', [signature])).rowCount;
@@ -41,7 +53,7 @@ describe('replay records on the async-commit pool', () => {
       Date.now() + 60_000,
       1_000,
     );
-    expect(used).toMatchObject({ signedBeforeStart: true, fresh: false });
+    expect(used).toMatchObject({ signedBeforeStart: true, accepted: false });
     expect(await replayRows(signature)).toBe(0);
   });
 
@@ -56,7 +68,7 @@ describe('replay records on the async-commit pool', () => {
       signedAtMs + 60_000,
       signedAtMs,
     );
-    expect(first).toMatchObject({ signedBeforeStart: false, fresh: true });
+    expect(first).toMatchObject({ signedBeforeStart: false, accepted: true });
     expect(await replayRows(signature)).toBe(1);
     const again = await recordSignatureUse(
       t.database.db,
@@ -65,7 +77,7 @@ describe('replay records on the async-commit pool', () => {
       signedAtMs + 60_000,
       signedAtMs,
     );
-    expect(again).toMatchObject({ fresh: false });
+    expect(again).toMatchObject({ accepted: false });
   });
 
   it('run with synchronous_commit off, and only that pool does', async () => {
@@ -78,13 +90,15 @@ describe('replay records on the async-commit pool', () => {
 });
 
 describe('signature uses recorded together (one statement for a group of requests)', () => {
-  it('answer each use in input order, and only the first of two uses of one signature is fresh', async () => {
+  it('answer each use in input order, and only the first of two POSTs of one signature is accepted', async () => {
     const now = Date.now();
     const use = (apiKey: string, signature: string, signedAtMs = now) => ({
       apiKey,
       signature,
       expiresAtMs: now + 60_000,
       signedAtMs,
+      method: 'POST',
+      address: '127.0.0.1',
       withBalances: false,
     });
     const answers = await recordSignatureUses(t.database.asyncCommitDb, [
@@ -95,13 +109,13 @@ describe('signature uses recorded together (one statement for a group of request
       use(partner.apiKey, 'f'.repeat(64)),
     ]);
     expect(
-      answers.map((answer) => answer && { fresh: answer.fresh, before: answer.signedBeforeStart }),
+      answers.map((answer) => answer && { accepted: answer.accepted, before: answer.signedBeforeStart }),
     ).toEqual([
-      { fresh: true, before: false },
+      { accepted: true, before: false },
       undefined,
-      { fresh: false, before: false },
-      { fresh: false, before: true },
-      { fresh: true, before: false },
+      { accepted: false, before: false },
+      { accepted: false, before: true },
+      { accepted: true, before: false },
     ]);
     expect(answers[0]?.api_key).toBe(partner.apiKey);
     expect(await replayRows('c'.repeat(64))).toBe(1);
@@ -124,7 +138,7 @@ describe('replay records keyed by signing time (migration 025)', () => {
       Date.now() + 60_000,
       Date.now(),
     );
-    expect(use).toMatchObject({ fresh: false, signedBeforeStart: false });
+    expect(use).toMatchObject({ accepted: false, signedBeforeStart: false });
     expect(await replayRows(signature)).toBe(0);
   });
 

@@ -426,7 +426,14 @@ describe('replays', () => {
       signature: good.toUpperCase(),
     });
     await expectOk(first.response);
-    const second = await rawSigned(t, { apiKey: partner.apiKey, secret: '', sent, signature: good });
+    // Sent again as POST: a GET may repeat, but never as another method.
+    const second = await rawSigned(t, {
+      apiKey: partner.apiKey,
+      secret: '',
+      method: 'POST',
+      sent,
+      signature: good,
+    });
     await expectError(second.response, 401, 'AccessDeniedException', {
       errorCode: 'accessDenied.replayedSignature',
     });
@@ -436,17 +443,20 @@ describe('replays', () => {
     const sent = `${accountPath()}?timestamp=${Date.now()}123`;
     const signature = sign(partner.secretKey, sent);
     await expectOk((await rawSigned(t, { apiKey: partner.apiKey, secret: '', sent, signature })).response);
-    const again = await rawSigned(t, { apiKey: partner.apiKey, secret: '', sent, signature });
+    const again = await rawSigned(t, { apiKey: partner.apiKey, secret: '', method: 'POST', sent, signature });
     await expectError(again.response, 401, 'AccessDeniedException', {
       errorCode: 'accessDenied.replayedSignature',
     });
   });
 
-  it('30 concurrent requests with one signature (looked up together): exactly one gets through', async () => {
-    const sent = `${accountPath()}?timestamp=${Date.now()}`;
-    const signature = sign(partner.secretKey, sent);
+  it('30 concurrent POSTs with one signature (looked up together): exactly one gets through', async () => {
+    const body = JSON.stringify({ desc: 'thirty at once' });
+    const sent = `/v2/apiKeys?timestamp=${Date.now()}`;
+    const signature = sign(partner.secretKey, sent, body);
     const responses = await Promise.all(
-      Array.from({ length: 30 }, () => rawSigned(t, { apiKey: partner.apiKey, secret: '', sent, signature })),
+      Array.from({ length: 30 }, () =>
+        rawSigned(t, { apiKey: partner.apiKey, secret: '', method: 'POST', sent, body, signature }),
+      ),
     );
     const statuses = responses.map(({ response }) => response.status);
     expect(statuses.filter((status) => status === 200)).toHaveLength(1);
@@ -455,6 +465,9 @@ describe('replays', () => {
     await expectError(refused.response, 401, 'AccessDeniedException', {
       errorCode: 'accessDenied.replayedSignature',
     });
+    expect(
+      (await t.database.db.query("SELECT 1 FROM api_keys WHERE description = 'thirty at once'")).rowCount,
+    ).toBe(1);
   });
 
   it('is caught across two app instances on the same database', async () => {
@@ -465,9 +478,14 @@ describe('replays', () => {
     // Path-only signing: the same bytes are valid on either instance.
     const request = { path, timestamp: null, signedBase: '' } as const;
     await expectOk(await signedFetch(t, partner, request));
-    await expectError(await signedFetch(second, partner, request), 401, 'AccessDeniedException', {
-      errorCode: 'accessDenied.replayedSignature',
-    });
+    // The identical GET may repeat there (same client address); sent as POST it is a replay.
+    await expectOk(await signedFetch(second, partner, request));
+    await expectError(
+      await signedFetch(second, partner, { ...request, method: 'POST' }),
+      401,
+      'AccessDeniedException',
+      { errorCode: 'accessDenied.replayedSignature' },
+    );
     // And the other way round.
     const body = JSON.stringify({ desc: 'two instances' });
     const post = { method: 'POST', path: '/v2/apiKeys', body, timestamp: Date.now() + 1, signedBase: '' };

@@ -147,14 +147,29 @@ describe('partner routes', () => {
     expect(await snapshotTables(t.database.db, IGNORE)).toEqual(before);
   });
 
-  it('refuse a replayed signature', async () => {
+  it('refuse a replayed signature: a POST sent twice, a GET sent again as POST', async () => {
     const url = `/v3/accounts/${partner.accountId}?timestamp=${Date.now()}`;
     const headers = {
       'x-api-key': partner.apiKey,
       'x-api-signature': sign(partner.secretKey, `${t.baseUrl}${url}`),
     };
     expect((await fetch(`${t.baseUrl}${url}`, { headers })).status).toBe(200);
-    await expectRefused(await fetch(`${t.baseUrl}${url}`, { headers }), [401], 'replay');
+    await expectRefused(await fetch(`${t.baseUrl}${url}`, { method: 'POST', headers }), [401], 'GET as POST');
+    const body = JSON.stringify({ desc: 'replayed' });
+    const post = `/v2/apiKeys?timestamp=${Date.now()}`;
+    const postHeaders = {
+      'content-type': 'application/json',
+      'x-api-key': partner.apiKey,
+      'x-api-signature': sign(partner.secretKey, `${t.baseUrl}${post}`, body),
+    };
+    expect((await fetch(`${t.baseUrl}${post}`, { method: 'POST', headers: postHeaders, body })).status).toBe(
+      200,
+    );
+    await expectRefused(
+      await fetch(`${t.baseUrl}${post}`, { method: 'POST', headers: postHeaders, body }),
+      [401],
+      'POST replay',
+    );
   });
 
   it('let a READONLY key change nothing on any creating, updating or deleting route: 403', async () => {
