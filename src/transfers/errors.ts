@@ -27,6 +27,12 @@ export const transferErrors = {
       'You can only send from the account or user you act as (masqueradeAs).',
       'accessDenied.forbidden',
     ),
+  /** Confirming draws on the source: only the payer, or its master account, may. */
+  notThePayer: () =>
+    forbidden(
+      'Only the payer confirms a transfer: act as its source (masqueradeAs), or as the master account.',
+      'accessDenied.forbidden',
+    ),
   scopeNotApproved: () =>
     forbidden('The TRANSFER scope of this user is not APPROVED.', 'accessDenied.scopeNotApproved'),
   userClosed: () => forbidden('This user is closed; contact support.', 'accessDenied.userClosed'),

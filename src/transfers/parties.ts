@@ -38,6 +38,17 @@ export function actingParty(scope: Scope): Party {
     : { kind: 'account', srn: `account:${scope.accountId}`, id: scope.accountId };
 }
 
+/**
+ * Whether the scope may commit `source`'s funds: it acts as that very party (the payer itself, or
+ * a parent masquerading as it), or it is the partner's master account acting as itself, which
+ * owns every account and user of its tree. A party that merely receives sees the transfer
+ * (visibleTo) but may not settle it: a sub-account or user must not move its payer's money.
+ */
+export function maySettleFor(scope: Scope, source: string): boolean {
+  const actsAsMaster = !scope.userId && scope.accountId === scope.partnerId;
+  return actsAsMaster || actingParty(scope).srn === source;
+}
+
 /** Refusals that need no database: run before any quote or transaction. */
 export function checkPartiesStatically(
   ctx: AppContext,

@@ -62,7 +62,7 @@ export const transfersRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (a
         security: PARTNER_SECURITY,
         summary: 'Confirm an UNCONFIRMED transfer before its expiresAt',
         description:
-          'The account or user that created the transfer; the body is empty (`{}` or nothing). The held amount moves: COMPLETED between accounts and users, PENDING until the chain confirms a withdrawal. Not UNCONFIRMED any more: 400 TransferException `transfer.notUnconfirmed`; past expiresAt: 400 `transfer.expired` (create a new one).',
+          "The payer: the transfer's source, as itself or through masqueradeAs (or the master account); a party that only receives the transfer answers 403 `accessDenied.forbidden`. The body is empty (`{}` or nothing). The held amount moves: COMPLETED between accounts and users, PENDING until the chain confirms a withdrawal. Not UNCONFIRMED any more: 400 TransferException `transfer.notUnconfirmed`; past expiresAt: 400 `transfer.expired` (create a new one).",
         params: TransferParams,
         body: withExample(ConfirmBody, {}),
         response: {

@@ -18,7 +18,7 @@ import {
   transferPostings,
 } from './creation.ts';
 import { transferErrors } from './errors.ts';
-import { checkPartiesStanding, type Party, parseParty } from './parties.ts';
+import { checkPartiesStanding, maySettleFor, type Party, parseParty } from './parties.ts';
 import type { TransferListQuery } from './schemas.ts';
 import { createSettledTogether } from './settled-batches.ts';
 import {
@@ -112,8 +112,7 @@ export async function confirmTransfer(
 ): Promise<TransferView> {
   const row = await findTransfer(tx, scope.partnerId, id, visibleTo(scope), true);
   if (!row) throw transferErrors.notFound();
-  // A masqueraded user may see transfers it receives, but only the payer confirms.
-  if (scope.userId && row.source !== `user:${scope.userId}`) throw transferErrors.notYourSource();
+  if (!maySettleFor(scope, row.source)) throw transferErrors.notThePayer();
   if (row.status !== 'UNCONFIRMED') throw transferErrors.notUnconfirmed(row.status);
   const nowMs = ctx.clock.nowMs();
   if (row.expires_at.getTime() <= nowMs) throw transferErrors.expired();
