@@ -1,3 +1,6 @@
+import { refusedByDatabase } from './errors.ts';
+import { isolateFailures, type Outcome, type WorkForSeveral } from './failure-isolation.ts';
+
 /**
  * Runs a statement that many concurrent requests each need, once per group of them: a request's
  * `call` waits for the statement that carries its input and gets its own answer from it. Inputs
@@ -5,6 +8,11 @@
  * on the next turn of the event loop, adding no latency worth measuring. On this machine a round
  * trip to PostgreSQL costs more of both processes' CPU than most of our statements' work
  * (bench/FINDINGS.md), so N requests' rows in one statement cost far less than N statements.
+ *
+ * One request's input must not fail the others': when PostgreSQL refuses a group's statement
+ * (nothing of it was done), each input of the group is run again as a group of its own, and only
+ * the one at fault gets the error (isolateFailures). When the outcome is unknown (the connection
+ * was lost), every input of the group gets the error, as a lone input would.
  */
 export class GroupedCalls<Input, Output> {
   private pending: Pending<Input, Output>[] = [];
@@ -15,9 +23,12 @@ export class GroupedCalls<Input, Output> {
   private readonly maxGroup: number;
   private readonly inFlight: number;
   private readonly keysOf: ((input: Input) => readonly string[]) | undefined;
+  private readonly groupWork: WorkForSeveral<Input, Output>;
 
   /**
-   * `runGroup` answers one output per input, in the inputs' order. Options:
+   * `runGroup` answers one output per input, in the inputs' order. When PostgreSQL refuses it,
+   * it is called again for each input alone, so it must leave nothing done when it throws such a
+   * refusal (one statement, or one transaction). Options:
    * - `maxGroup` (200): a group holds at most that many inputs (more wait for the next), which
    *   bounds a statement's size;
    * - `inFlight` (1): how many groups may run at once. For one statement, two or three in flight
@@ -28,12 +39,17 @@ export class GroupedCalls<Input, Output> {
    *   a key are ever in one group or in groups running at the same time.
    */
   constructor(
-    private readonly runGroup: (inputs: Input[]) => Promise<Output[]>,
+    runGroup: (inputs: Input[]) => Promise<Output[]>,
     options: { maxGroup?: number; inFlight?: number; keysOf?: (input: Input) => readonly string[] } = {},
   ) {
     this.maxGroup = options.maxGroup ?? 200;
     this.inFlight = options.inFlight ?? 1;
     this.keysOf = options.keysOf;
+    this.groupWork = {
+      together: runGroup,
+      alone: async (input) => (await runGroup([input]))[0] as Output,
+      leftNothingDone: refusedByDatabase,
+    };
   }
 
   call(input: Input): Promise<Output> {
@@ -41,7 +57,7 @@ export class GroupedCalls<Input, Output> {
       this.pending.push({
         input,
         keys: this.keysOf?.(input) ?? [],
-        settle: (error, output) => (error === undefined ? resolve(output as Output) : reject(error)),
+        settle: (outcome) => ('error' in outcome ? reject(outcome.error) : resolve(outcome.output)),
       });
       this.schedule();
     });
@@ -65,21 +81,22 @@ export class GroupedCalls<Input, Output> {
     }
   }
 
+  /**
+   * A group's keys stay taken until every input of it has its answer, those tried again alone
+   * after a refusal too: no input runs at the same time as another that shares one of its keys.
+   */
   private async run(group: Pending<Input, Output>[]): Promise<void> {
     this.running += 1;
     const keys = group.flatMap((entry) => entry.keys);
     for (const key of keys) this.busyKeys.add(key);
-    let outputs: Output[] = [];
-    let failure: unknown;
-    try {
-      outputs = await this.runGroup(group.map((entry) => entry.input));
-    } catch (error) {
-      failure = error ?? new Error('grouped statement failed');
-    }
+    const outcomes = await isolateFailures(
+      group.map((entry) => entry.input),
+      this.groupWork,
+    );
     for (const key of keys) this.busyKeys.delete(key);
     this.running -= 1;
     group.forEach((entry, index) => {
-      entry.settle(failure, outputs[index]);
+      entry.settle(outcomes[index]!);
     });
     if (this.pending.length > 0) this.schedule();
   }
@@ -107,7 +124,7 @@ interface Pending<Input, Output> {
   input: Input;
   /** keysOf(input), taken once. */
   keys: readonly string[];
-  settle: (error: unknown, output?: Output) => void;
+  settle: (outcome: Outcome<Output>) => void;
 }
 
 /**
