@@ -1,8 +1,7 @@
 import type { Scope } from '../identity/types.ts';
 import { combinedEntries, type EntryArguments, entryArguments } from '../ledger/service.ts';
 import type { AppContext } from '../platform/context.ts';
-import { refusedByDatabase } from '../platform/db/errors.ts';
-import { GroupedWriter, perContext } from '../platform/db/grouped-writer.ts';
+import { GroupedCalls, perContext } from '../platform/db/grouped-writer.ts';
 import { newId } from '../platform/ids.ts';
 import {
   creationCallbacks,
@@ -26,11 +25,11 @@ import { type TransferView, transferView } from './view.ts';
  *
  * The statement is all or nothing. When it is refused (one transfer overdraws, reuses a
  * customId, or anything else PostgreSQL answers with an error) nothing of it was written, so
- * each transfer of the group is then written on its own, and each request gets its own answer.
- * A failure without an answer from PostgreSQL (the connection dropped) leaves the outcome
- * unknown, so every request of the group gets that error, as a lone request would. Balance rows
- * are locked in (owner, currency) order across the whole group (ledger_post_entries), so groups
- * and single transfers never deadlock.
+ * GroupedCalls writes each transfer of the group on its own (its standing read again too), and
+ * each request gets its own answer. A failure without an answer from PostgreSQL (the connection
+ * dropped) leaves the outcome unknown, so every request of the group gets that error, as a lone
+ * request would. Balance rows are locked in (owner, currency) order across the whole group
+ * (ledger_post_entries), so groups and single transfers never deadlock.
  */
 
 /** Statement size bound: a group of more waits for the next one. */
@@ -41,12 +40,13 @@ interface Pending {
   prepared: PreparedTransfer;
   settled: SettledTransfer;
   entry: EntryArguments;
-  /** Set when this transfer was refused (or its outcome is unknown). */
-  error?: unknown;
 }
 
 class SettledBatches {
-  private readonly writer = new GroupedWriter<Pending>((group) => this.write(group), MAX_GROUP);
+  /** Each transfer's standing refusal (then it was not written), or undefined once written. */
+  private readonly calls = new GroupedCalls<Pending, unknown>((group) => this.write(group), {
+    maxGroup: MAX_GROUP,
+  });
 
   constructor(private readonly ctx: AppContext) {}
 
@@ -61,47 +61,29 @@ class SettledBatches {
       settled: { row, callbacks: creationCallbacks(this.ctx, scope, prepared, row) },
       entry: entryArguments(settlementEntry(prepared, row)),
     };
-    await this.writer.add(pending);
-    if (pending.error !== undefined) throw pending.error;
+    let refusal: unknown;
+    try {
+      refusal = await this.calls.call(pending);
+    } catch (error) {
+      throw creationRefusal(error);
+    }
+    if (refusal !== undefined) throw refusal;
     return transferView(row);
   }
 
-  private async write(group: Pending[]): Promise<void> {
-    const { db } = this.ctx;
-    try {
-      const refusals = await partiesStandingRefusals(
-        db,
-        group.map(({ scope, prepared }) => ({
-          partnerId: scope.partnerId,
-          source: prepared.source,
-          dest: prepared.dest,
-        })),
-      );
-      group.forEach((pending, index) => {
-        if (refusals[index] !== undefined) pending.error = refusals[index];
-      });
-    } catch (error) {
-      for (const pending of group) pending.error = error;
-      return;
-    }
-    const ready = group.filter((pending) => pending.error === undefined);
-    if (ready.length === 0) return;
-    try {
-      await this.insert(ready);
-    } catch (error) {
-      if (ready.length === 1 || !refusedByDatabase(error)) {
-        for (const pending of ready) pending.error = creationRefusal(error);
-        return;
-      }
-      // One of them took the others down with it: each on its own.
-      await Promise.all(
-        ready.map((pending) =>
-          this.insert([pending]).catch((alone: unknown) => {
-            pending.error = creationRefusal(alone);
-          }),
-        ),
-      );
-    }
+  /** The group's standing refusals; the transfers without one written in one statement. */
+  private async write(group: Pending[]): Promise<unknown[]> {
+    const refusals = await partiesStandingRefusals(
+      this.ctx.db,
+      group.map(({ scope, prepared }) => ({
+        partnerId: scope.partnerId,
+        source: prepared.source,
+        dest: prepared.dest,
+      })),
+    );
+    const ready = group.filter((_pending, index) => refusals[index] === undefined);
+    if (ready.length > 0) await this.insert(ready);
+    return refusals;
   }
 
   private insert(group: Pending[]): Promise<void> {

@@ -4,7 +4,6 @@ import { recordSpendsTogether, releaseSpends } from '../limits/service.ts';
 import { consumeReservations, unconsume } from '../orders/service.ts';
 import type { AppContext } from '../platform/context.ts';
 import { TransactionsBegunAhead } from '../platform/db/begun-ahead.ts';
-import { refusedByDatabase } from '../platform/db/errors.ts';
 import { GroupedCalls, perContext } from '../platform/db/grouped-writer.ts';
 import type { Tx } from '../platform/db/pool.ts';
 import { ApiError } from '../platform/errors.ts';
@@ -37,10 +36,12 @@ import { type WalletOrderBody, walletOrderView } from './view.ts';
  *
  * An order goes on alone (its own transaction, placeWalletOrderAlone) after its group when the
  * group cannot settle it: its reservation locked no rate (the quote is made outside any
- * transaction), the card processor did not answer within GROUP_AUTHORIZATION_WAIT_MS (it gets the
- * full processor timeout alone), or PostgreSQL refused the group's statements (one order can take
- * the others down). A failure without an answer from PostgreSQL leaves the outcome unknown, so
- * every order of that group gets the error, as a lone order would.
+ * transaction), or the card processor did not answer within GROUP_AUTHORIZATION_WAIT_MS (it gets
+ * the full processor timeout alone). When PostgreSQL refuses the group's statements (one order
+ * can take the others down), the transaction rolled back whole and GroupedCalls runs each of its
+ * orders again as a group of its own, its keys still held, so only the order at fault is refused.
+ * A failure without an answer from PostgreSQL leaves the outcome unknown, so every order of that
+ * group gets the error, as a lone order would.
  */
 
 /** Statement size bound: more orders wait for the next group. */
@@ -93,13 +94,8 @@ class OrderGroups {
     return this.transactions.close();
   }
 
-  private async run(group: PreparedOrder[]): Promise<Outcome[]> {
-    try {
-      return await this.transactions.run((tx) => storeOrderGroup(this.ctx, tx, group));
-    } catch (error) {
-      if (group.length > 1 && refusedByDatabase(error)) return group.map(() => ALONE);
-      return group.map(() => ({ refused: error }));
-    }
+  private run(group: PreparedOrder[]): Promise<Outcome[]> {
+    return this.transactions.run((tx) => storeOrderGroup(this.ctx, tx, group));
   }
 }
 
