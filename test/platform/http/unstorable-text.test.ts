@@ -15,4 +15,12 @@ describe('unstorableTextPath', () => {
     expect(check('{"a":"Caf\\u00e9 \\ud83d\\ude80","b":"\\\\u0000"}')).toBeUndefined();
     expect(check('{"a":"plain"}')).toBeUndefined();
   });
+
+  it('walks a value nested 100,000 levels deep without overflowing the stack', () => {
+    const depth = 100_000;
+    const deep = `${'['.repeat(depth)}{"k":"\\u0000"}${']'.repeat(depth)}`;
+    expect(check(deep)).toBe(`${'[0]'.repeat(depth)}.k`);
+    // An escaped backslash before u0000: the whole value is walked, and holds no U+0000.
+    expect(check(deep.replace('\\u0000', '\\\\u0000'))).toBeUndefined();
+  });
 });
