@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { operatorHeaders, startTestApp, type TestApp } from './helpers/app.ts';
 import { snapshotTables } from './helpers/db.ts';
 import { expectEnvelope, expectEnvelopeResponse, portOf, rawRequest } from './helpers/http.ts';
+import { createPartner, type PartnerCredentials, signedFetch } from './helpers/partner.ts';
 
 let t: TestApp;
 let port: number;
@@ -266,6 +267,37 @@ describe('request bodies', () => {
   });
 });
 
+describe('deeply nested bodies', () => {
+  const DEPTH = 100_000;
+  const nested = (inner: string) => `${'{"a":'.repeat(DEPTH)}${inner}${'}'.repeat(DEPTH)}`;
+
+  it('refuses U+0000 nested 100,000 levels deep, naming the field (400, not a stack overflow)', async () => {
+    const response = await fetch(`${t.baseUrl}/operator/v1/accounts`, {
+      method: 'POST',
+      headers: operatorHeaders(),
+      body: `{"name":${nested('"\\u0000"')},"country":"US","usersApi":false}`,
+    });
+    const body = await expectEnvelopeResponse(response, 400, 'ValidationException', {
+      errorCode: 'validation.invalidCharacter',
+    });
+    expect(body.problematicField).toBe(`name${'.a'.repeat(DEPTH)}`.slice(0, 100));
+  });
+
+  it('answers bodies nested 100,000 levels deep without U+0000 with a 400, not a fault', async () => {
+    for (const inner of ['"x"', '1', '1.123456789012345678']) {
+      for (const body of [nested(inner), `${'['.repeat(DEPTH)}${inner}${']'.repeat(DEPTH)}`]) {
+        const response = await fetch(`${t.baseUrl}/probe/echo`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body,
+        });
+        expect(response.status, `${inner} ${body.slice(0, 5)}`).toBe(400);
+        expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+      }
+    }
+  });
+});
+
 describe('schema violations', () => {
   it('names a missing field with FieldRequiredException', async () => {
     await expectEnvelopeResponse(await postClock('{}'), 400, 'FieldRequiredException', {
@@ -377,6 +409,77 @@ describe('query strings and URLs', () => {
     const response = await rawRequest(port, ['GARBAGE\r\n\r\n']);
     expect(response.status).toBe(400);
     expectEnvelope(response.json, 'ValidationException', { errorCode: 'validation.badRequest' });
+  });
+});
+
+describe('URL text PostgreSQL cannot store', () => {
+  let partner: PartnerCredentials;
+  beforeAll(async () => {
+    partner = await createPartner(t);
+  });
+  // Refused before authentication: not even the signature's replay record is written (afterEach).
+  const signed = (path: string) => signedFetch(t, partner, { path });
+
+  it('refuses U+0000 in a path parameter, naming it (400 envelope)', async () => {
+    for (const [path, field] of [
+      ['/v3/accounts/AC_%00', 'accountId'],
+      ['/v3/orders/WO_%00', 'orderId'],
+      ['/v3/transfers/TF_ZZZ%00', 'transferId'],
+    ] as const) {
+      await expectEnvelopeResponse(await signed(path), 400, 'ValidationException', {
+        errorCode: 'validation.invalidCharacter',
+        problematicField: field,
+      });
+    }
+    // Before authentication, and on paths no route takes.
+    await expectEnvelopeResponse(await fetch(`${t.baseUrl}/v3/accounts/AC_%00`), 400, 'ValidationException', {
+      problematicField: 'accountId',
+    });
+    await expectEnvelopeResponse(await fetch(`${t.baseUrl}/v3/nothing%00`), 400, 'ValidationException', {
+      problematicField: 'path',
+    });
+  });
+
+  it('refuses U+0000 in a query parameter, naming it (400 envelope)', async () => {
+    await expectEnvelopeResponse(
+      await signed(`/v3/accounts/${partner.accountId}?masqueradeAs=x%00`),
+      400,
+      'ValidationException',
+      { errorCode: 'validation.invalidCharacter', problematicField: 'masqueradeAs' },
+    );
+    // A parameter whose own name holds it is named by where it is.
+    await expectEnvelopeResponse(await fetch(`${t.baseUrl}/healthz?%00=1`), 400, 'ValidationException', {
+      errorCode: 'validation.invalidCharacter',
+      problematicField: 'query',
+    });
+  });
+
+  it('refuses a query parameter that is not valid percent-encoded UTF-8, naming it (400 envelope)', async () => {
+    // A stray byte, a lone surrogate's encoding, a truncated sequence, a lone %.
+    for (const value of ['%FF', '%ED%A0%80', 'x%C3', '50%']) {
+      await expectEnvelopeResponse(await signed(`/v3/rates?as=${value}`), 400, 'ValidationException', {
+        errorCode: 'validation.badUrl',
+        problematicField: 'as',
+      });
+    }
+  });
+
+  it('lets percent-encoded text through (control)', async () => {
+    const response = await signed(
+      `/v3/accounts/${partner.accountId}?masqueradeAs=${encodeURIComponent(`account:${partner.accountId}`)}`,
+    );
+    expect(response.status).toBe(200);
+    // The signature's replay record is written for an accepted request: the snapshot moves on.
+    before = await snapshotTables(t.database.db);
+  });
+
+  it('answers the hosted pages’ people with a 400 HTML page', async () => {
+    for (const path of [`/purchase?accountId=${partner.accountId}&reservation=%00RS`, '/onboarding/%00']) {
+      const response = await fetch(`${t.baseUrl}${path}`);
+      expect(response.status, path).toBe(400);
+      expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(await response.text()).toContain('U+0000');
+    }
   });
 });
 

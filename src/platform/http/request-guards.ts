@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import FindMyWay from 'find-my-way';
 import { ApiError, notFound } from '../errors.ts';
+import { urlTextRefusal } from './unstorable-text.ts';
 
 export const MAX_URL_BYTES = 8192;
 
@@ -84,7 +85,8 @@ export function installRequestGuards(app: FastifyInstance, respond: ErrorRespond
         ),
       );
     }
-    if (Buffer.byteLength(request.raw.url ?? '') > MAX_URL_BYTES) {
+    const url = request.raw.url ?? '';
+    if (Buffer.byteLength(url) > MAX_URL_BYTES) {
       return done(
         new ApiError(
           'UriTooLongException',
@@ -92,6 +94,11 @@ export function installRequestGuards(app: FastifyInstance, respond: ErrorRespond
           `The URL is longer than ${MAX_URL_BYTES} bytes.`,
         ),
       );
+    }
+    // Only percent-encoding can carry U+0000 or a bad byte into a parameter: most URLs hold none.
+    if (url.includes('%')) {
+      const refusal = urlTextRefusal(url, request.params);
+      if (refusal) return done(refusal);
     }
     if (BODYLESS_METHODS.has(request.method) && hasBody(request.headers)) {
       return done(
