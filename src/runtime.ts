@@ -6,6 +6,7 @@ import { registerChainJobs } from './chains/sandbox-chain.ts';
 import type { Config } from './config.ts';
 import { purgeExpiredReplays } from './identity/keys-store.ts';
 import { type CreatedMaster, ensureSandboxDemo } from './identity/operator-service.ts';
+import { rekeyAddressSpend } from './limits/address-rekey.ts';
 import { syncSandboxClock } from './operator/service.ts';
 import { resolveSecrets } from './platform/bootstrap-secrets.ts';
 import { Clock, sleep } from './platform/clock.ts';
@@ -78,6 +79,7 @@ export const RAMPART_TABLES = [
   'callback_subscriptions',
   'card_limit_overrides',
   'card_spend',
+  'card_spend_address_rekeys',
   'chain_sends',
   'deposit_addresses',
   'fee_schedule',
@@ -157,6 +159,9 @@ async function startOn(config: Config, mode: Mode, opened: OpenedDatabase): Prom
   const secrets = await resolveSecrets(config);
   const applied = await migrate(db);
   if (applied.length > 0) log.info({ applied }, 'migrations applied');
+  // Before anything serves: past card spend must count under the current address keys.
+  const rekeyed = await rekeyAddressSpend(db);
+  if (rekeyed > 0) log.info({ rekeyed }, 'card spend moved to the current billing-address keys');
   const migrations = await readMigrations();
   const ctx: AppContext = {
     config: { ...config, masterKey: secrets.masterKey, operatorToken: secrets.operatorToken },

@@ -121,43 +121,147 @@ export function checkBillingAddress(
   };
 }
 
-const STREET_WORDS: Record<string, string> = {
+/**
+ * USPS standard abbreviations (Publication 28: street suffixes, C1, and directionals) of the
+ * words people spell either way. Both spellings map to one, so "77 Limit Road" and "77 Limit Rd"
+ * are one street; a word already abbreviated maps to itself by absence.
+ */
+const STREET_ABBREVIATIONS: Record<string, string> = {
   STREET: 'ST',
-  AVENUE: 'AVE',
   ROAD: 'RD',
+  AVENUE: 'AVE',
+  AV: 'AVE',
   BOULEVARD: 'BLVD',
   DRIVE: 'DR',
   LANE: 'LN',
   COURT: 'CT',
   PLACE: 'PL',
-  SUITE: 'STE',
-  APARTMENT: 'APT',
+  TERRACE: 'TER',
+  HIGHWAY: 'HWY',
+  PARKWAY: 'PKWY',
+  CIRCLE: 'CIR',
+  SQUARE: 'SQ',
+  ALLEY: 'ALY',
+  TRAIL: 'TRL',
+  EXPRESSWAY: 'EXPY',
+  FREEWAY: 'FWY',
   NORTH: 'N',
   SOUTH: 'S',
   EAST: 'E',
   WEST: 'W',
+  NORTHEAST: 'NE',
+  NORTHWEST: 'NW',
+  SOUTHEAST: 'SE',
+  SOUTHWEST: 'SW',
 };
 
-function normalisedWords(value: string): string {
-  return value
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toUpperCase()
-    .replace(/[^A-Z0-9]+/g, ' ')
-    .trim()
-    .split(' ')
-    .map((word) => STREET_WORDS[word] ?? word)
-    .join(' ');
+/**
+ * Secondary unit designators (USPS Publication 28, C2, those followed by a unit number) and `#`.
+ * A designator with its unit number is not part of the limit key: the units of one building
+ * share their street address's limits.
+ */
+const UNIT_DESIGNATORS = new Set([
+  '#',
+  'APT',
+  'APARTMENT',
+  'UNIT',
+  'STE',
+  'SUITE',
+  'FL',
+  'FLOOR',
+  'RM',
+  'ROOM',
+  'BLDG',
+  'BUILDING',
+  'DEPT',
+  'DEPARTMENT',
+  'LOT',
+  'SPC',
+  'SPACE',
+  'TRLR',
+  'TRAILER',
+  'OFC',
+  'OFFICE',
+  'HNGR',
+  'HANGAR',
+  'PH',
+  'PENTHOUSE',
+]);
+
+/** A designator written together with its number: APT5, UNIT2B, STE100. */
+const GLUED_UNIT = new RegExp(
+  `^(${[...UNIT_DESIGNATORS].filter((word) => word !== '#').join('|')})\\d[A-Z0-9]*$`,
+);
+
+/** A unit number: digits, or digits and letters ("2B", "B2"), or a single letter ("B"). */
+const isUnitNumber = (token: string | undefined) =>
+  token !== undefined && (/\d/.test(token) || /^[A-Z]$/.test(token));
+
+const ORDINAL = /^\d+(ST|ND|RD|TH)$/;
+
+/**
+ * Where the unit part starting at `tokens[at]` ends (the index after it), or `at` when none
+ * starts there: a designator (several in a row, as "APT #") followed by its unit number, a glued
+ * one (APT5) or an ordinal floor ("2ND FL"). Past the first word a unit runs to the end of the
+ * street line, as US addresses write it last ("Unit 2-B", "Suite 100, Floor 3"); as the first
+ * word only the designator and its number are dropped ("Apt 5, 77 Limit Road").
+ */
+function unitEnd(tokens: readonly string[], at: number): number {
+  let next = at;
+  if (GLUED_UNIT.test(tokens[at]!)) next = at + 1;
+  else if (ORDINAL.test(tokens[at]!) && (tokens[at + 1] === 'FL' || tokens[at + 1] === 'FLOOR'))
+    next = at + 2;
+  else if (UNIT_DESIGNATORS.has(tokens[at]!)) {
+    let number = at + 1;
+    while (UNIT_DESIGNATORS.has(tokens[number] ?? '')) number += 1;
+    if (isUnitNumber(tokens[number])) next = number + 1;
+  }
+  if (next === at) return at;
+  return at === 0 ? next : tokens.length;
 }
 
 /**
- * The limit key of a billing address: country, postal code (no spaces or dashes) and street,
- * case, accents, punctuation and common street words normalised, so "12 Main Street." and
- * "12 main st" count as one address. Apartment lines and city are left out on purpose: they are
- * the easiest parts to vary. Hashed, since the key is stored with spend and needs no address.
+ * The street line as a limit key: accents dropped, upper case, every run of punctuation or space
+ * a separator (`#` kept as a word), leading zeros of numbers dropped, abbreviations folded, the
+ * unit part dropped, and the words joined without separators, so "N.E. 5th" and "NE 5th",
+ * "O'Neil" and "O Neil" agree. Letters of every script are kept: a Greek street name is as
+ * much of the key as a Latin one.
+ */
+export function streetKey(street: string): string {
+  const tokens = street
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toUpperCase()
+    .replace(/#/g, ' # ')
+    .split(/[^\p{L}\p{N}#]+/u)
+    .filter((token) => token !== '')
+    .map((token) => (/^\d+$/.test(token) ? token.replace(/^0+(?=\d)/, '') : token));
+  const kept: string[] = [];
+  for (let at = 0; at < tokens.length; at++) {
+    const end = unitEnd(tokens, at);
+    if (end > at) {
+      at = end - 1;
+      continue;
+    }
+    kept.push(STREET_ABBREVIATIONS[tokens[at]!] ?? tokens[at]!);
+  }
+  return kept.join('');
+}
+
+/** The postal code as a limit key: a US ZIP+4 is its ZIP (the +4 only narrows the delivery route). */
+function postalKey(address: BillingAddress): string {
+  const code = address.postalCode.toUpperCase().replace(/[^0-9A-Z]/g, '');
+  return address.country === 'US' ? code.slice(0, 5) : code;
+}
+
+/**
+ * The limit key of a billing address: country, postal code and street line (streetKey), so
+ * every way of writing one address counts against one limit. The unit (apartment, suite) and
+ * the second street line and city are left out on purpose: they are the easiest parts to vary,
+ * and a limit shared by the units of one building is the price of not being bypassed by them.
+ * Hashed, since the key is stored with spend and needs no address.
  */
 export function addressSpendKey(address: BillingAddress): string {
-  const postal = address.postalCode.replace(/[^0-9A-Z]/g, '');
-  const canonical = `${address.country}|${postal}|${normalisedWords(address.street1)}`;
+  const canonical = `${address.country}|${postalKey(address)}|${streetKey(address.street1)}`;
   return `address:${createHash('sha256').update(canonical).digest('hex')}`;
 }

@@ -101,3 +101,15 @@ export async function expectCardsNowhere(t: TestApp, numbers: string[]) {
     }
   }
 }
+
+/** A Luhn-valid card number: `prefix`, then `n` zero-padded to 15 digits, then the check digit. */
+export function luhnCard(prefix: string, n: number): string {
+  const body = `${prefix}${String(n).padStart(15 - prefix.length, '0')}`;
+  let sum = 0;
+  for (let index = 0; index < body.length; index++) {
+    let digit = Number(body[body.length - 1 - index]);
+    if (index % 2 === 0) digit *= 2;
+    sum += digit > 9 ? digit - 9 : digit;
+  }
+  return `${body}${(10 - (sum % 10)) % 10}`;
+}
