@@ -54,6 +54,11 @@ export interface Config {
   sandboxAutoApprove: boolean;
   /** How long a card authorisation may take before the order is refused as transient. */
   cardProcessorTimeoutMs: number;
+  /**
+   * The hosted checkout's caps on card attempts the processor refused (card testing): per
+   * reservation (then it is spent), and per card and per client IP over a rolling hour.
+   */
+  checkoutFailedAttempts: { perReservation: number; perCardPerHour: number; perIpPerHour: number };
   /** Automatic retries of a failed callback, with exponential backoff (spec §6: one attempt by default). */
   callbackRetries: number;
   /** Sandbox: how long the simulated chain takes to settle an outgoing send. */
@@ -244,6 +249,11 @@ export function loadConfig(env: Env = process.env): Config {
     // Production always waits for the operator's review, whatever this says.
     sandboxAutoApprove: runEnv === 'sandbox' && booleanSetting(env, 'RAMPART_SANDBOX_AUTO_APPROVE', true),
     cardProcessorTimeoutMs: intSetting(env, 'RAMPART_CARD_PROCESSOR_TIMEOUT_MS', 10_000, 100, 120_000),
+    checkoutFailedAttempts: {
+      perReservation: intSetting(env, 'RAMPART_CHECKOUT_MAX_FAILED_ATTEMPTS_PER_RESERVATION', 3, 1, 100),
+      perCardPerHour: intSetting(env, 'RAMPART_CHECKOUT_MAX_FAILED_ATTEMPTS_PER_CARD_HOUR', 5, 1, 1000),
+      perIpPerHour: intSetting(env, 'RAMPART_CHECKOUT_MAX_FAILED_ATTEMPTS_PER_IP_HOUR', 20, 1, 1_000_000),
+    },
     callbackRetries: intSetting(env, 'RAMPART_CALLBACK_RETRIES', 0, 0, 10),
     sandboxChainDelayMs: intSetting(env, 'RAMPART_SANDBOX_CHAIN_DELAY_MS', 2000, 0, 600_000),
   };

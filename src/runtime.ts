@@ -3,6 +3,7 @@ import pino from 'pino';
 import { buildApp } from './app.ts';
 import { type DeliveryWorker, startCallbackWorker } from './callbacks/worker.ts';
 import { registerChainJobs } from './chains/sandbox-chain.ts';
+import { purgeOldAttempts } from './checkout/attempts-store.ts';
 import type { Config } from './config.ts';
 import { purgeExpiredReplays } from './identity/keys-store.ts';
 import { type CreatedMaster, ensureSandboxDemo } from './identity/operator-service.ts';
@@ -42,8 +43,8 @@ export interface Running {
 
 /**
  * Tables whose rows are updated or deleted all the time (queues, balances, holds, order and
- * transfer states, signature-replay records), vacuumed every minute by registerVacuum whatever
- * the server's autovacuum does.
+ * transfer states, signature-replay records, hosted-checkout card attempts), vacuumed every
+ * minute by registerVacuum whatever the server's autovacuum does.
  */
 const HOT_TABLES = [
   'jobs',
@@ -55,6 +56,7 @@ const HOT_TABLES = [
   'transfers',
   'chain_sends',
   'signature_replays',
+  'checkout_card_attempts',
 ];
 
 /**
@@ -80,6 +82,7 @@ export const RAMPART_TABLES = [
   'card_limit_overrides',
   'card_spend',
   'card_spend_address_rekeys',
+  'checkout_card_attempts',
   'chain_sends',
   'deposit_addresses',
   'fee_schedule',
@@ -206,7 +209,7 @@ async function startOn(config: Config, mode: Mode, opened: OpenedDatabase): Prom
     // job queued behind them for every statement fell ever further behind (bench/FINDINGS.md).
     const workerCtx: AppContext = { ...ctx, db: workerDb };
     jobs = new JobRunner(workerDb, log, config.workerPollMs, config.jobLeaseSeconds, config.workerPoolSize);
-    await registerHousekeeping(jobs, workerDb);
+    await registerHousekeeping(jobs, workerDb, [purgeOldAttempts]);
     await registerFrequentPurges(jobs, workerDb, [purgeExpiredReplays(config.signatureWindowMs)]);
     await registerVacuum(jobs, workerDb, HOT_TABLES, RAMPART_TABLES);
     await registerGrowthAnalyze(jobs, workerDb, RAMPART_TABLES, GROWTH_ANALYZED_AT_ANY_SIZE);

@@ -96,6 +96,30 @@ describe('loadConfig', () => {
     ['RAMPART_WORKER_POOL_SIZE', { RAMPART_WORKER_POOL_SIZE: '101' }],
     ['RAMPART_WORKER_POOL_SIZE', { RAMPART_WORKER_POOL_SIZE: 'four' }],
     ['RAMPART_BODY_LIMIT_BYTES', { RAMPART_BODY_LIMIT_BYTES: '1e6' }],
+    [
+      'RAMPART_CHECKOUT_MAX_FAILED_ATTEMPTS_PER_RESERVATION',
+      { RAMPART_CHECKOUT_MAX_FAILED_ATTEMPTS_PER_RESERVATION: '0' },
+    ],
+    [
+      'RAMPART_CHECKOUT_MAX_FAILED_ATTEMPTS_PER_RESERVATION',
+      { RAMPART_CHECKOUT_MAX_FAILED_ATTEMPTS_PER_RESERVATION: '101' },
+    ],
+    [
+      'RAMPART_CHECKOUT_MAX_FAILED_ATTEMPTS_PER_CARD_HOUR',
+      { RAMPART_CHECKOUT_MAX_FAILED_ATTEMPTS_PER_CARD_HOUR: 'five' },
+    ],
+    [
+      'RAMPART_CHECKOUT_MAX_FAILED_ATTEMPTS_PER_CARD_HOUR',
+      { RAMPART_CHECKOUT_MAX_FAILED_ATTEMPTS_PER_CARD_HOUR: '0' },
+    ],
+    [
+      'RAMPART_CHECKOUT_MAX_FAILED_ATTEMPTS_PER_IP_HOUR',
+      { RAMPART_CHECKOUT_MAX_FAILED_ATTEMPTS_PER_IP_HOUR: '-1' },
+    ],
+    [
+      'RAMPART_CHECKOUT_MAX_FAILED_ATTEMPTS_PER_IP_HOUR',
+      { RAMPART_CHECKOUT_MAX_FAILED_ATTEMPTS_PER_IP_HOUR: '2.5' },
+    ],
   ];
   for (const [variable, env] of bad) {
     it(`refuses ${JSON.stringify(env)} naming ${variable}`, () => {
@@ -104,6 +128,21 @@ describe('loadConfig', () => {
       expect(error.message.startsWith(`${variable}: `)).toBe(true);
     });
   }
+
+  it('caps the hosted checkout’s declined card attempts at 3 per reservation, 5 per card and 20 per IP an hour', () => {
+    expect(loadConfig({}).checkoutFailedAttempts).toEqual({
+      perReservation: 3,
+      perCardPerHour: 5,
+      perIpPerHour: 20,
+    });
+    expect(
+      loadConfig({
+        RAMPART_CHECKOUT_MAX_FAILED_ATTEMPTS_PER_RESERVATION: '1',
+        RAMPART_CHECKOUT_MAX_FAILED_ATTEMPTS_PER_CARD_HOUR: '10',
+        RAMPART_CHECKOUT_MAX_FAILED_ATTEMPTS_PER_IP_HOUR: '500',
+      }).checkoutFailedAttempts,
+    ).toEqual({ perReservation: 1, perCardPerHour: 10, perIpPerHour: 500 });
+  });
 
   it('never echoes a bad secret back in the error', () => {
     const secret = 'my-secret-token';

@@ -1,4 +1,24 @@
 import { ApiError, invalidValue } from '../platform/errors.ts';
+import type { DeclineReason } from './processor.ts';
+
+/**
+ * The card processor refused the card, as opposed to our own checks of what was typed: the
+ * partner API answers the refusal as it is (Wyre's errorCode, the processor's code and reason);
+ * the hosted checkout counts it against its caps and tells the buyer no more than that the card
+ * was declined (src/checkout/attempts.ts).
+ */
+export class CardDeclinedError extends ApiError {
+  constructor(
+    readonly reason: DeclineReason,
+    refusal: ApiError,
+  ) {
+    super(refusal.type, refusal.errorCode, refusal.message, {
+      status: refusal.status,
+      transient: refusal.transient,
+      ...(refusal.problematicField !== undefined ? { problematicField: refusal.problematicField } : {}),
+    });
+  }
+}
 
 /** Card failures, with Wyre's errorCodes (API.md "Errors", facts §2) where Wyre has one. */
 export const cardErrors = {

@@ -41,9 +41,15 @@ export interface AuthorizeRequest {
 /** What the issuer wants before the hold can be captured. */
 export type AuthorizationStep = 'NONE' | 'CODES' | '3DS';
 
+/** Why the processor refused a card. */
+export type DeclineReason =
+  | 'DO_NOT_HONOR'
+  | 'INSUFFICIENT_FUNDS'
+  | 'AVS_ZIP'
+  | 'CREDIT'
+  | 'PREPAID'
+  | 'BRAND';
+
 export type AuthorizeResult =
   | { outcome: 'APPROVED'; step: AuthorizationStep }
-  | {
-      outcome: 'DECLINED';
-      reason: 'DO_NOT_HONOR' | 'INSUFFICIENT_FUNDS' | 'AVS_ZIP' | 'CREDIT' | 'PREPAID' | 'BRAND';
-    };
+  | { outcome: 'DECLINED'; reason: DeclineReason };

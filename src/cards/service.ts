@@ -1,8 +1,8 @@
 import type { AppContext } from '../platform/context.ts';
 import type { Queryable } from '../platform/db/pool.ts';
 import { ApiError } from '../platform/errors.ts';
-import { cardErrors } from './errors.ts';
-import type { AuthorizationStep, AuthorizeRequest, CardProcessor } from './processor.ts';
+import { CardDeclinedError, cardErrors } from './errors.ts';
+import type { AuthorizationStep, AuthorizeRequest, CardProcessor, DeclineReason } from './processor.ts';
 import { sandboxProcessor } from './sandbox-processor.ts';
 
 /**
@@ -22,7 +22,7 @@ export function cardProcessor(ctx: AppContext): CardProcessor {
 /** One order's answer from authorizeCards. */
 export type CardAuthorization =
   | { step: AuthorizationStep }
-  | { declined: ApiError }
+  | { declined: CardDeclinedError }
   /** No answer within the wait: the call was aborted, and nothing may be assumed about the card. */
   | { late: true };
 
@@ -84,7 +84,11 @@ export async function authorizeCard(
   return answer.step;
 }
 
-function declineError(reason: string): ApiError {
+function declineError(reason: DeclineReason): CardDeclinedError {
+  return new CardDeclinedError(reason, refusalOf(reason));
+}
+
+function refusalOf(reason: DeclineReason): ApiError {
   switch (reason) {
     case 'CREDIT':
       return cardErrors.credit();

@@ -31,6 +31,44 @@ export const checkoutErrors = {
       'This checkout link was altered: its return address does not match the one the merchant set.',
       'checkout.redirectMismatch',
     ),
+  /** The page of a reservation spent by declined cards (attempts.ts). */
+  spentByDeclines: () =>
+    new ApiError(
+      'ValidationException',
+      'checkout.reservationSpent',
+      'This checkout link can no longer be used: the card was declined too many times. Please return to the site you came from and start again.',
+      { status: 410, problematicField: 'reservation' },
+    ),
+  /**
+   * What the buyer learns of any decline: not the processor's code or reason, nor whether it was
+   * the funds, the postal code or the card, which would tell a card tester what to try next.
+   */
+  cardDeclined: () =>
+    new ApiError(
+      'ValidationException',
+      'validation.cardDeclined',
+      'The card was declined. Check the card details and the billing address, or use another card.',
+      { problematicField: 'debitCard' },
+    ),
+  /** The decline that spent the reservation. */
+  lastCardDeclined: () =>
+    new ApiError(
+      'ValidationException',
+      'validation.cardDeclined',
+      'The card was declined, and this checkout link can no longer be used. Please return to the site you came from and start again.',
+      { problematicField: 'debitCard' },
+    ),
+  /** An hourly cap on declined attempts (per card or per client) is reached. */
+  tooManyDeclines: (retryAfterMs: number) => {
+    const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+    const minutes = Math.ceil(seconds / 60);
+    return new ApiError(
+      'RateLimitException',
+      'checkout.tooManyFailedAttempts',
+      `Too many payment attempts were declined. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+      { transient: true, headers: { 'retry-after': String(seconds) } },
+    );
+  },
   /** A page JSON call about a reservation that can no longer be used: Wyre's code. */
   illegalReservation: orderErrors.illegalReservation,
   unknownOrder: () =>

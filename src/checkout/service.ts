@@ -6,12 +6,14 @@ import type { Quote } from '../pricing/quote.ts';
 import { feeScheduleView, quote } from '../pricing/service.ts';
 import {
   authorizationState,
-  createWalletOrder,
+  placePreparedOrder,
+  prepareHostedOrder,
   readWalletOrder,
   submitAuthorizationCodes,
   type WalletOrderRequest,
   type WalletOrderView,
 } from '../wallet-orders/service.ts';
+import { chargeCountingAttempts, spentByDeclines } from './attempts.ts';
 import { checkoutErrors } from './errors.ts';
 import { displayAmount, type FieldName, lockedFieldsOf } from './fields.ts';
 import { orderToken, orderTokenValid } from './order-token.ts';
@@ -86,7 +88,10 @@ export async function openCheckout(ctx: AppContext, link: CheckoutLink): Promise
       orderToken: link.orderToken!,
     };
   }
-  if (found.used) throw checkoutErrors.used();
+  if (found.used) {
+    const spent = await spentByDeclines(ctx, found.view.reservation);
+    throw spent ? checkoutErrors.spentByDeclines() : checkoutErrors.used();
+  }
   if (found.expired) throw checkoutErrors.expired();
   const schedule = await feeScheduleView(ctx);
   const method = found.view.paymentMethod ?? 'debit-card';
@@ -151,10 +156,19 @@ export async function checkoutQuote(ctx: AppContext, call: QuoteCall): Promise<Q
  * the partner whose reservation this is. The reservation id is the capability; the link's
  * account (the body's referrerAccountId) must be the reservation's. The order service checks the
  * rest exactly as for the partner API: locked fields, the locked quote's amount, card, limits.
+ * The card attempt is counted against the caps on card testing, and a decline is answered
+ * without its reason (attempts.ts).
  */
 export async function placeOrder(ctx: AppContext, request: WalletOrderRequest) {
   const found = await usableReservation(ctx, request.referrerAccountId, request.reservationId);
-  const order = await createWalletOrder(ctx, found.ownerAccountId, request);
+  const prepared = await prepareHostedOrder(ctx, found.ownerAccountId, request);
+  const attempt = {
+    reservationId: found.view.reservation,
+    partnerId: found.partnerId,
+    fingerprint: prepared.fingerprint,
+    ip: request.ipAddress,
+  };
+  const order = await chargeCountingAttempts(ctx, attempt, () => placePreparedOrder(ctx, prepared));
   return {
     orderId: order.id,
     status: order.status,

@@ -27,6 +27,7 @@ import {
   restoreReservations,
   type UsableReservationRow,
   useReservations,
+  useReservationUp,
 } from './store.ts';
 import { RESERVATION_LIFETIME_MS } from './supported.ts';
 
@@ -194,6 +195,11 @@ export async function consumeReservations(
 /** consumeReservations undone for these reservations: usable again once the transaction commits. */
 export function unconsume(tx: Tx, ids: readonly string[]): Promise<void> {
   return restoreReservations(tx, ids);
+}
+
+/** Spends a reservation without an order: no order can use it afterwards. */
+export function retireReservation(ctx: AppContext, id: string): Promise<void> {
+  return useReservationUp(ctx.db, id, ctx.clock.nowMs());
 }
 
 const WALLET_TYPES: Record<string, string> = {

@@ -204,6 +204,18 @@ export async function restoreReservations(q: Queryable, ids: readonly string[]):
 }
 
 /**
+ * Uses a reservation up without an order (the hosted checkout's, once too many cards were
+ * declined on it). A use already there is left alone; one an order is making is waited for.
+ */
+export async function useReservationUp(q: Queryable, id: string, nowMs: number): Promise<void> {
+  await q.query(
+    `INSERT INTO reservation_uses (reservation_id, used_at) VALUES ($1, to_timestamp($2::bigint / 1000.0))
+     ON CONFLICT DO NOTHING`,
+    [id, nowMs],
+  );
+}
+
+/**
  * For the hosted checkout page only: it has no caller, the reservation id (20 random characters)
  * is the capability, and the page checks the link's accountId against the row itself.
  */

@@ -7,7 +7,7 @@ import { orderErrors } from '../orders/errors.ts';
 import type { AppContext } from '../platform/context.ts';
 import { secretsEqual } from '../platform/crypto.ts';
 import { expireAuthorization, submitCodes } from './authorization.ts';
-import { prepareWalletOrder } from './create.ts';
+import { type PreparedOrder, prepareWalletOrder } from './create.ts';
 import { walletOrderErrors } from './errors.ts';
 import { placeWalletOrderTogether } from './order-groups.ts';
 import type { WalletOrderRequest } from './request.ts';
@@ -71,6 +71,23 @@ export async function createWalletOrder(
 ): Promise<WalletOrderView> {
   const scope = options.scope ?? (await scopeForAccount(ctx, partnerAccountId));
   return placeWalletOrderTogether(ctx, await prepareWalletOrder(ctx, scope, request));
+}
+
+/**
+ * The hosted page's order in two steps, so that it can count the card attempt between them
+ * (checkout/attempts.ts): every check that needs no reservation, card and address included, then
+ * placing it as createWalletOrder does.
+ */
+export async function prepareHostedOrder(
+  ctx: AppContext,
+  partnerAccountId: string,
+  request: WalletOrderRequest,
+): Promise<PreparedOrder> {
+  return prepareWalletOrder(ctx, await scopeForAccount(ctx, partnerAccountId), request);
+}
+
+export function placePreparedOrder(ctx: AppContext, prepared: PreparedOrder): Promise<WalletOrderView> {
+  return placeWalletOrderTogether(ctx, prepared);
 }
 
 async function visibleOrder(ctx: AppContext, orderId: string, options: CallerOptions): Promise<OrderRow> {
