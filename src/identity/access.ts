@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../platform/context.ts';
 import { GroupedWriter } from '../platform/db/grouped-writer.ts';
 import { ApiError } from '../platform/errors.ts';
+import type { CallerScope } from '../platform/http/idempotency.ts';
 import type { LimitCheck } from '../platform/http/rate-limit.ts';
 import { type AccessAuditEntry, insertAccessAudits } from './accounts-store.ts';
 import { Authenticator } from './authenticate.ts';
@@ -44,9 +45,14 @@ export function scopeOf(request: FastifyRequest): Scope {
   return request.scope;
 }
 
-/** Idempotency keys belong to the acting partner and target, never shared across partners. */
-export function idempotencyScope(scope: Scope): string {
-  return `${scope.partnerId}>${scope.accountId}${scope.userId ? `>${scope.userId}` : ''}`;
+/**
+ * Idempotency keys belong to the calling API key and its acting target: another key of the same
+ * account has keys of its own, so it never replays what this one stored (a new key's secret
+ * among it), and once this key is deleted nobody can.
+ */
+export function idempotencyScope(scope: Scope): CallerScope {
+  const target = `${scope.accountId}${scope.userId ? `>${scope.userId}` : ''}`;
+  return { scope: `${scope.caller.apiKey}>${target}`, formerScope: `${scope.partnerId}>${target}` };
 }
 
 export function callerOf(request: FastifyRequest): Caller {

@@ -13,6 +13,7 @@ export const identityOperatorRoutes: FastifyPluginAsync<{ ctx: AppContext }> = a
   app.post<{ Body: MasterAccountBody }>(
     '/operator/v1/accounts',
     {
+      config: { answerCarriesSecret: true },
       schema: {
         tags,
         security: OPERATOR_SECURITY,

@@ -87,7 +87,10 @@ export const identityRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (ap
     },
     async (request, reply) => {
       const caller = callerOf(request);
-      const scopeKey = request.scope ? idempotencyScope(request.scope) : `session:${caller.apiKey}`;
+      // A session's own account is created untied and replayed tied: both in the session key's space.
+      const session = caller.account === undefined || caller.account.kind === 'individual';
+      const scopeKey =
+        request.scope && !session ? idempotencyScope(request.scope) : `session:${caller.apiKey}`;
       const outcome = await runIdempotent(ctx, request, scopeKey, (tx) =>
         createAccount(ctx, tx, caller, request.body),
       );
@@ -141,6 +144,7 @@ export const identityRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (ap
   app.post<{ Body: CreateKeyBody }>(
     '/v2/apiKeys',
     {
+      config: { answerCarriesSecret: true },
       schema: {
         tags: ['Authentication'],
         security: PARTNER_SECURITY,

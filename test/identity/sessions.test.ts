@@ -277,6 +277,30 @@ describe('the untied session token', () => {
     expect(await snapshot(t)).toEqual(before);
   });
 
+  it('POST /v3/accounts retried with its Idempotency-Key replays the account, though the token is now tied', async () => {
+    const { secret } = await newSession();
+    const send = () =>
+      fetch(`${t.baseUrl}/v3/accounts`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${secret}`,
+          'content-type': 'application/json',
+          'idempotency-key': 'own-account',
+        },
+        body: JSON.stringify({ type: 'INDIVIDUAL', country: 'US' }),
+      });
+    const first = await send();
+    const firstText = await first.text();
+    expect(first.status, firstText).toBe(200);
+    const before = await snapshot(t);
+    const retry = await send();
+    const retryText = await retry.text();
+    expect(retry.status, retryText).toBe(200);
+    expect(retry.headers.get('idempotency-replayed')).toBe('true');
+    expect(retryText).toBe(firstText);
+    expect(await snapshot(t)).toEqual(before);
+  });
+
   it('two parallel POST /v3/accounts with one fresh token: exactly one 200, one account row', async () => {
     const { secret, apiKey } = await newSession();
     const accountsBefore = await countRows(t, 'SELECT 1 FROM accounts');

@@ -1,18 +1,47 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../clock.ts';
-import { sha256Hex } from '../crypto.ts';
+import { open, seal, sha256Hex } from '../crypto.ts';
 import { type Db, type Tx, withTransaction } from '../db/pool.ts';
 import { ApiError } from '../errors.ts';
 import { serializeJson } from '../json.ts';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The route's answer carries a secret (an API key's secretKey, a webhookSecret): its stored
+     * copy for Idempotency-Key replays is sealed under the master key, never kept in clear.
+     */
+    answerCarriesSecret?: boolean;
+  }
+}
+
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
+/**
+ * Who is calling, keeping keys apart: a string, or for partner calls the calling API key's
+ * scope with `formerScope`, the same caller's account-wide scope of rows stored before migration
+ * 031. Those rows are still replayed (a retry across the upgrade must not run its effect twice);
+ * none is stored any more, and the last expires a day after the upgrade.
+ */
+export type CallerScope = string | { scope: string; formerScope: string };
+
 interface StoredAnswer {
+  scope: string;
   request_hash: string;
   response_status: number;
-  response_body: string;
+  response_body: string | null;
+  response_sealed: Buffer | null;
 }
+
+interface Deps {
+  db: Db;
+  clock: Clock;
+  config: { masterKey: Buffer };
+}
+
+/** Associated data binding a sealed answer to its scope and key: a box copied to another row won't open. */
+const answerAad = (scope: string, key: string) => `idempotency:${scope}\n${key}`;
 
 /** A replayed answer: the exact bytes stored with the original effect. */
 export class ReplayedAnswer {
@@ -50,21 +79,35 @@ function requestFingerprint(request: FastifyRequest): string {
   return sha256Hex(Buffer.concat([Buffer.from(head), request.rawBody ?? Buffer.alloc(0)]));
 }
 
+/** The live answer stored for the key under any of `scopes`, the first scope's preferred. */
 async function findAnswer(
   tx: Tx,
-  scope: string,
+  scopes: string[],
   key: string,
   nowMs: number,
 ): Promise<StoredAnswer | undefined> {
   await tx.query(
-    'DELETE FROM idempotency_keys WHERE scope = $1 AND key = $2 AND expires_at <= to_timestamp($3 / 1000.0)',
-    [scope, key, nowMs],
+    `DELETE FROM idempotency_keys
+     WHERE scope = ANY($1::text[]) AND key = $2 AND expires_at <= to_timestamp($3 / 1000.0)`,
+    [scopes, key, nowMs],
   );
   const { rows } = await tx.query<StoredAnswer>(
-    'SELECT request_hash, response_status, response_body FROM idempotency_keys WHERE scope = $1 AND key = $2',
-    [scope, key],
+    `SELECT scope, request_hash, response_status, response_body, response_sealed FROM idempotency_keys
+     WHERE scope = ANY($1::text[]) AND key = $2 ORDER BY scope = $1[1] DESC LIMIT 1`,
+    [scopes, key],
   );
   return rows[0];
+}
+
+function storedBody(deps: Deps, stored: StoredAnswer, key: string): string {
+  if (stored.response_sealed === null) return stored.response_body!;
+  return open(deps.config.masterKey, stored.response_sealed, answerAad(stored.scope, key)).toString('utf8');
+}
+
+function scopesOf(request: FastifyRequest, callerScope: CallerScope): string[] {
+  const route = `${request.method} ${request.routeOptions.url ?? ''}`;
+  if (typeof callerScope === 'string') return [`${callerScope} ${route}`];
+  return [`${callerScope.scope} ${route}`, `${callerScope.formerScope} ${route}`];
 }
 
 /**
@@ -74,18 +117,20 @@ async function findAnswer(
  * still running elsewhere → 409 (a transaction-scoped advisory lock, tried without waiting).
  * Failed effects store nothing, so a corrected retry with the same key goes through.
  *
- * `callerScope` identifies who is calling (partner and masquerade target), keeping keys apart.
+ * `callerScope` identifies who is calling (API key and masquerade target), keeping keys apart.
+ * A route marked `answerCarriesSecret` has its answer stored sealed, and opened for a replay.
  */
 export async function runIdempotent<T>(
-  deps: { db: Db; clock: Clock },
+  deps: Deps,
   request: FastifyRequest,
-  callerScope: string,
+  callerScope: CallerScope,
   effect: (tx: Tx) => Promise<T>,
   status = 200,
 ): Promise<T | ReplayedAnswer> {
   const key = idempotencyKey(request);
   if (key === undefined) return withTransaction(deps.db, effect);
-  const scope = `${callerScope} ${request.method} ${request.routeOptions.url ?? ''}`;
+  const scopes = scopesOf(request, callerScope);
+  const scope = scopes[0]!;
   const fingerprint = requestFingerprint(request);
   return withTransaction(deps.db, async (tx) => {
     const { rows } = await tx.query<{ locked: boolean }>(
@@ -101,7 +146,7 @@ export async function runIdempotent<T>(
       );
     }
     const nowMs = deps.clock.nowMs();
-    const stored = await findAnswer(tx, scope, key, nowMs);
+    const stored = await findAnswer(tx, scopes, key, nowMs);
     if (stored && stored.request_hash !== fingerprint) {
       throw new ApiError(
         'IdempotencyConflictException',
@@ -110,12 +155,17 @@ export async function runIdempotent<T>(
         { status: 422, problematicField: 'Idempotency-Key' },
       );
     }
-    if (stored) return new ReplayedAnswer(stored.response_status, stored.response_body);
+    if (stored) return new ReplayedAnswer(stored.response_status, storedBody(deps, stored, key));
     const result = await effect(tx);
+    const body = serializeJson(result);
+    const sealed = request.routeOptions.config.answerCarriesSecret
+      ? seal(deps.config.masterKey, body, answerAad(scope, key))
+      : null;
     await tx.query(
-      `INSERT INTO idempotency_keys (scope, key, request_hash, response_status, response_body, created_at, expires_at)
-       VALUES ($1, $2, $3, $4, $5, to_timestamp($6 / 1000.0), to_timestamp($7 / 1000.0))`,
-      [scope, key, fingerprint, status, serializeJson(result), nowMs, nowMs + IDEMPOTENCY_TTL_MS],
+      `INSERT INTO idempotency_keys
+         (scope, key, request_hash, response_status, response_body, response_sealed, created_at, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, to_timestamp($7 / 1000.0), to_timestamp($8 / 1000.0))`,
+      [scope, key, fingerprint, status, sealed ? null : body, sealed, nowMs, nowMs + IDEMPOTENCY_TTL_MS],
     );
     return result;
   });
