@@ -41,6 +41,16 @@ export const authErrors = {
   masqueradeDenied: () => forbidden('You may not act as that account or user.'),
   notMaster: () => forbidden('Only a master account may do this.'),
   usersApiDisabled: () => forbidden('The Users API is not enabled for this account; ask the operator.'),
+  /** A permission, not a malformed value: the same whitelist is fine from a less restricted key. */
+  whitelistBeyondCreator: (field: string, entry: string | undefined) =>
+    new ApiError(
+      'AccessDeniedException',
+      'accessDenied.forbidden',
+      entry === undefined
+        ? 'This key has an IP whitelist, so the keys it creates need one within it.'
+        : `"${entry}" is outside this key's own IP whitelist; a new key's whitelist must lie within it.`,
+      { status: 403, problematicField: field },
+    ),
 };
 
 export const identityErrors = {

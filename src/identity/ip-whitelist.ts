@@ -33,16 +33,48 @@ export function parseWhitelist(entries: unknown, field = 'ipWhitelist'): string[
   });
 }
 
+const familyOf = (address: string) => (isIP(address) === 6 ? 'ipv6' : 'ipv4');
+
+/** A canonical entry (parseWhitelist) as address, family and prefix length; a plain address is a full-length range. */
+function rangeOf(entry: string) {
+  const [address = '', prefix] = entry.split('/');
+  const family = familyOf(address);
+  const bits = prefix === undefined ? (family === 'ipv6' ? 128 : 32) : Number(prefix);
+  return { address, family, bits } as const;
+}
+
+function blockListOf(whitelist: string[]): BlockList {
+  const list = new BlockList();
+  for (const entry of whitelist) {
+    const { address, family, bits } = rangeOf(entry);
+    list.addSubnet(address, bits, family);
+  }
+  return list;
+}
+
 /** Empty whitelist = no restriction. */
 export function ipAllowed(whitelist: string[], ip: string): boolean {
   if (whitelist.length === 0) return true;
-  const list = new BlockList();
-  for (const entry of whitelist) {
-    const [address = '', prefix] = entry.split('/');
-    const family = isIP(address) === 6 ? 'ipv6' : 'ipv4';
-    if (prefix === undefined) list.addAddress(address, family);
-    else list.addSubnet(address, Number(prefix), family);
-  }
   const client = normaliseIp(ip);
-  return list.check(client, isIP(client) === 6 ? 'ipv6' : 'ipv4');
+  return blockListOf(whitelist).check(client, familyOf(client));
+}
+
+/**
+ * The index of the first entry of `inner` that no entry of `outer` contains, -1 when all are
+ * contained. A range lies within another of its family when it is at least as long a prefix and
+ * its address falls inside the other: the other's prefix bits are then its own too. Both lists
+ * are canonical (parseWhitelist); an empty `outer` contains everything.
+ */
+export function firstEntryOutside(inner: string[], outer: string[]): number {
+  if (outer.length === 0) return -1;
+  const outerRanges = outer.map((entry) => ({ ...rangeOf(entry), list: blockListOf([entry]) }));
+  return inner.findIndex((entry) => {
+    const range = rangeOf(entry);
+    return !outerRanges.some(
+      (container) =>
+        container.family === range.family &&
+        container.bits <= range.bits &&
+        container.list.check(range.address, range.family),
+    );
+  });
 }

@@ -1,8 +1,8 @@
 import type { AppContext } from '../platform/context.ts';
 import type { Tx } from '../platform/db/pool.ts';
 import { notFound } from '../platform/errors.ts';
-import { identityErrors } from './errors.ts';
-import { parseWhitelist } from './ip-whitelist.ts';
+import { authErrors, identityErrors } from './errors.ts';
+import { firstEntryOutside, parseWhitelist } from './ip-whitelist.ts';
 import { deleteKeyWithin, insertKey, secretHashExists, setKeyWhitelist } from './keys-store.ts';
 import { hashSecret, type MintedCredentials, mintCredentials } from './secrets.ts';
 import type { Caller, Scope } from './types.ts';
@@ -51,6 +51,17 @@ export async function storeAccountKey(
 }
 
 /**
+ * A key never grants more addresses than the key that creates it: with a whitelist of its own,
+ * the creator's keys (and its own narrowed whitelist, for a bearer token) need one within it.
+ */
+function assertWithinCreator(ipWhitelist: string[], creator: Caller) {
+  if (creator.ipWhitelist.length === 0) return;
+  if (ipWhitelist.length === 0) throw authErrors.whitelistBeyondCreator('ipWhitelist', undefined);
+  const outside = firstEntryOutside(ipWhitelist, creator.ipWhitelist);
+  if (outside >= 0) throw authErrors.whitelistBeyondCreator(`ipWhitelist[${outside}]`, ipWhitelist[outside]);
+}
+
+/**
  * POST /v2/apiKeys: a key for the acting account (masquerading mints one for a sub-account).
  * Spec §5.4.6: when the caller uses a bearer token and sends an ipWhitelist, that token is
  * restricted to the same addresses.
@@ -62,6 +73,7 @@ export async function createApiKey(
   input: CreateKeyInput,
 ): Promise<CreatedKey> {
   const ipWhitelist = parseWhitelist(input.ipWhitelist ?? []);
+  assertWithinCreator(ipWhitelist, scope.caller);
   const credentials = mintCredentials(ctx.config.masterKey);
   const type = input.type ?? 'FULL';
   const desc = input.desc ?? '';

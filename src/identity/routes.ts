@@ -150,7 +150,7 @@ export const identityRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (ap
         security: PARTNER_SECURITY,
         summary: 'Create an API key (secret shown once)',
         description:
-          'A FULL key of the account (or a master masquerading as a sub-account) mints a FULL or READONLY key for that account; READONLY keys get 403. `ipWhitelist` takes IPv4/IPv6 addresses or CIDR ranges (empty: any address). The `secretKey` is in this answer only: store it now, it cannot be read again.',
+          'A FULL key of the account (or a master masquerading as a sub-account) mints a FULL or READONLY key for that account; READONLY keys get 403. `ipWhitelist` takes IPv4/IPv6 addresses or CIDR ranges (empty: any address); a key with a whitelist of its own may only create keys whose every entry lies within it (403 `accessDenied.forbidden` naming the entry otherwise), and called with a bearer token the whitelist also restricts that token. The `secretKey` is in this answer only: store it now, it cannot be read again.',
         body: withExample(CreateKeyBody, createKeyRequest),
         response: {
           200: withExample(CreatedKey, createdKeyAnswer),
