@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './config.ts';
 import { migrate } from './platform/db/migrate.ts';
 import { closeDatabase, openDatabase } from './platform/db/open.ts';
@@ -10,7 +11,11 @@ const USAGE = `usage: rampart <command>
   worker                        background workers only
   migrate                       apply pending migrations and exit
   operator <METHOD> <path> [json]   call the operator API, e.g.
-                                rampart operator POST /operator/v1/sandbox/clock '{"advanceSeconds":900}'`;
+                                rampart operator POST /operator/v1/sandbox/clock '{"advanceSeconds":900}'
+  keys create <accountId> [--type FULL|READONLY] [--desc text] [--ip-whitelist ip,cidr,...]
+                                a new API key for the account (its secretKey is printed once)
+  keys list <accountId>         the account's live API keys (no secrets)
+  keys revoke <accountId> <apiKey>  delete one of the account's API keys`;
 
 function printBanner(running: Running) {
   const { config } = running.ctx;
@@ -105,12 +110,57 @@ async function operatorCall(args: string[]) {
   if (!response.ok) process.exitCode = 1;
 }
 
+/** One operator API call (token and server as for `rampart operator`); a non-2xx answer is an error. */
+async function operatorRequest(method: string, route: string, body?: unknown): Promise<string> {
+  const base = process.env.RAMPART_URL ?? `http://127.0.0.1:${process.env.PORT || 3000}`;
+  const response = await fetch(`${base}${route}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${await operatorToken()}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${response.status} ${text}`);
+  return text;
+}
+
+/** `rampart keys …`: an account's API keys through the operator API (a lost secret's remedy). */
+async function keysCommand(args: string[]) {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { type: { type: 'string' }, desc: { type: 'string' }, 'ip-whitelist': { type: 'string' } },
+  });
+  const [action, accountId, apiKey] = positionals;
+  if (!accountId) throw new Error(USAGE);
+  const keysPath = `/operator/v1/accounts/${encodeURIComponent(accountId)}/api-keys`;
+  if (action === 'create' && !apiKey) {
+    const whitelist = values['ip-whitelist'];
+    const answer = await operatorRequest('POST', keysPath, {
+      ...(values.type === undefined ? {} : { type: values.type.toUpperCase() }),
+      ...(values.desc === undefined ? {} : { desc: values.desc }),
+      ...(whitelist === undefined ? {} : { ipWhitelist: whitelist.split(',').filter((entry) => entry) }),
+    });
+    process.stdout.write(`${answer}\n`);
+  } else if (action === 'list' && !apiKey) {
+    process.stdout.write(`${await operatorRequest('GET', keysPath)}\n`);
+  } else if (action === 'revoke' && apiKey && positionals.length === 3) {
+    await operatorRequest('DELETE', `${keysPath}/${encodeURIComponent(apiKey)}`);
+    process.stdout.write(`revoked ${apiKey}\n`);
+  } else {
+    throw new Error(USAGE);
+  }
+}
+
 export async function main(argv: string[]) {
   const [command = 'serve', ...rest] = argv;
   try {
     if (command === 'serve' || command === 'worker') return await run(command);
     if (command === 'migrate') return await runMigrations();
     if (command === 'operator') return await operatorCall(rest);
+    if (command === 'keys') return await keysCommand(rest);
     process.stderr.write(`${USAGE}\n`);
     process.exitCode = 2;
   } catch (error) {

@@ -1,4 +1,10 @@
-import { EXAMPLE_IDS, EXAMPLE_KEYS, EXAMPLE_PERSON, EXAMPLE_TIME } from '../platform/http/examples.ts';
+import {
+  EXAMPLE_IDS,
+  EXAMPLE_KEYS,
+  EXAMPLE_PERSON,
+  EXAMPLE_TIME,
+  exampleTime,
+} from '../platform/http/examples.ts';
 
 /** OpenAPI examples of the identity routes (accounts, API keys, sessions, master accounts). */
 
@@ -80,3 +86,30 @@ export const createdMasterAnswer = {
 
 export const usersApiRequest = { enabled: true };
 export const usersApiAnswer = { accountId: EXAMPLE_IDS.partnerAccount, usersApi: true };
+
+export const operatorKeyRequest = { desc: 'replacement for a lost secret', type: 'FULL' as const };
+export const operatorKeyAnswer = {
+  ...createdKeyAnswer,
+  desc: 'replacement for a lost secret',
+  ipWhitelist: [],
+};
+export const keyListingAnswer = {
+  data: [
+    {
+      apiKey: 'AK-2ZR5J8E7-QB6HRA5H-GJLCPL9D-GVKTW7VP',
+      type: 'FULL',
+      desc: 'first key',
+      ipWhitelist: [],
+      origin: 'operator',
+      createdAt: EXAMPLE_TIME,
+    },
+    {
+      apiKey: EXAMPLE_KEYS.apiKey,
+      type: 'FULL',
+      desc: 'replacement for a lost secret',
+      ipWhitelist: [],
+      origin: 'operator',
+      createdAt: exampleTime(3600),
+    },
+  ],
+};

@@ -50,6 +50,38 @@ export async function storeAccountKey(
   });
 }
 
+/** What a new key is: its type, description and (canonical) whitelist, defaults filled in. */
+export function keyRequest(input: CreateKeyInput) {
+  return {
+    type: input.type ?? 'FULL',
+    desc: input.desc ?? '',
+    ipWhitelist: parseWhitelist(input.ipWhitelist ?? []),
+  };
+}
+
+/** Mints and stores a key for an account; its secret exists in clear only in the returned answer. */
+export async function issueAccountKey(
+  ctx: AppContext,
+  tx: Tx,
+  account: { id: string; partnerId: string },
+  request: ReturnType<typeof keyRequest>,
+  by: { origin: 'operator' | 'api'; createdBy: string },
+): Promise<CreatedKey> {
+  const credentials = mintCredentials(ctx.config.masterKey);
+  await storeAccountKey(tx, account.id, account.partnerId, credentials, {
+    type: request.type,
+    description: request.desc,
+    ipWhitelist: request.ipWhitelist,
+    ...by,
+  });
+  return {
+    apiKey: credentials.apiKey,
+    secretKey: credentials.secretKey,
+    owner: `account:${account.id}`,
+    ...request,
+  };
+}
+
 /**
  * A key never grants more addresses than the key that creates it: with a whitelist of its own,
  * the creator's keys (and its own narrowed whitelist, for a bearer token) need one within it.
@@ -72,28 +104,21 @@ export async function createApiKey(
   scope: Scope,
   input: CreateKeyInput,
 ): Promise<CreatedKey> {
-  const ipWhitelist = parseWhitelist(input.ipWhitelist ?? []);
-  assertWithinCreator(ipWhitelist, scope.caller);
-  const credentials = mintCredentials(ctx.config.masterKey);
-  const type = input.type ?? 'FULL';
-  const desc = input.desc ?? '';
-  await storeAccountKey(tx, scope.accountId, scope.partnerId, credentials, {
-    type,
-    description: desc,
-    ipWhitelist,
-    origin: 'api',
-    createdBy: scope.caller.apiKey,
-  });
-  if (scope.caller.scheme === 'bearer' && ipWhitelist.length > 0)
-    await setKeyWhitelist(tx, scope.caller.apiKey, ipWhitelist);
-  return {
-    apiKey: credentials.apiKey,
-    secretKey: credentials.secretKey,
-    owner: `account:${scope.accountId}`,
-    type,
-    desc,
-    ipWhitelist,
-  };
+  const request = keyRequest(input);
+  assertWithinCreator(request.ipWhitelist, scope.caller);
+  const created = await issueAccountKey(
+    ctx,
+    tx,
+    { id: scope.accountId, partnerId: scope.partnerId },
+    request,
+    {
+      origin: 'api',
+      createdBy: scope.caller.apiKey,
+    },
+  );
+  if (scope.caller.scheme === 'bearer' && request.ipWhitelist.length > 0)
+    await setKeyWhitelist(tx, scope.caller.apiKey, request.ipWhitelist);
+  return created;
 }
 
 /**

@@ -248,6 +248,34 @@ export async function setKeyWhitelist(q: Queryable, apiKey: string, ipWhitelist:
   await q.query('UPDATE api_keys SET ip_whitelist = $2 WHERE api_key = $1', [apiKey, ipWhitelist]);
 }
 
+export interface ListedKey {
+  api_key: string;
+  type: 'FULL' | 'READONLY';
+  description: string;
+  ip_whitelist: string[];
+  origin: 'operator' | 'api' | 'session';
+  created_at: Date;
+}
+
+/** An account's live keys, oldest first (the operator's listing; no secret column is read). */
+export async function listLiveKeysOfAccount(q: Queryable, accountId: string): Promise<ListedKey[]> {
+  const { rows } = await q.query<ListedKey>(
+    `SELECT api_key, type, description, ip_whitelist, origin, created_at FROM api_keys
+     WHERE account_id = $1 AND deleted_at IS NULL ORDER BY created_at, api_key`,
+    [accountId],
+  );
+  return rows;
+}
+
+/** Deletes one live key of the account (the operator's revocation); false when there is none. */
+export async function deleteAccountKey(q: Queryable, accountId: string, apiKey: string): Promise<boolean> {
+  const { rowCount } = await q.query(
+    'UPDATE api_keys SET deleted_at = now() WHERE api_key = $1 AND account_id = $2 AND deleted_at IS NULL',
+    [apiKey, accountId],
+  );
+  return rowCount === 1;
+}
+
 /**
  * Deletes a key within the caller's reach: its own key, a key of its own account, or (a master
  * only) any key of its partner tree. A sub-account's key never reaches its master's or its

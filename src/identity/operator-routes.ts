@@ -1,11 +1,36 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { Type } from 'typebox';
 import { operatorAction } from '../operator/auth.ts';
 import type { AppContext } from '../platform/context.ts';
 import { runIdempotent, sendIdempotent } from '../platform/http/idempotency.ts';
 import { errorResponses, OPERATOR_SECURITY, withExample } from '../platform/http/openapi.ts';
-import { createdMasterAnswer, masterAccountRequest, usersApiAnswer, usersApiRequest } from './examples.ts';
-import { createMasterAccount, switchUsersApi } from './operator-service.ts';
-import { AccountParams, CreatedMaster, MasterAccountBody, UsersApiAnswer, UsersApiBody } from './schemas.ts';
+import {
+  createdMasterAnswer,
+  keyListingAnswer,
+  masterAccountRequest,
+  operatorKeyAnswer,
+  operatorKeyRequest,
+  usersApiAnswer,
+  usersApiRequest,
+} from './examples.ts';
+import {
+  createAccountKey,
+  createMasterAccount,
+  listAccountKeys,
+  revokeAccountKey,
+  switchUsersApi,
+} from './operator-service.ts';
+import {
+  AccountKeyParams,
+  AccountParams,
+  CreatedKey,
+  CreatedMaster,
+  CreateKeyBody,
+  KeyListing,
+  MasterAccountBody,
+  UsersApiAnswer,
+  UsersApiBody,
+} from './schemas.ts';
 
 const tags = ['Operator'];
 
@@ -54,6 +79,74 @@ export const identityOperatorRoutes: FastifyPluginAsync<{ ctx: AppContext }> = a
     async (request) => {
       const act = { action: operatorAction(request), remoteIp: request.ip };
       const answer = await switchUsersApi(ctx, act, request.params.accountId, request.body.enabled);
+      request.operatorAudited = true;
+      return answer;
+    },
+  );
+
+  app.post<{ Params: { accountId: string }; Body: CreateKeyBody }>(
+    '/operator/v1/accounts/:accountId/api-keys',
+    {
+      config: { answerCarriesSecret: true },
+      schema: {
+        tags,
+        security: OPERATOR_SECURITY,
+        summary: 'Create an API key for an existing account (secret shown once)',
+        description:
+          'Operator token only. Mints a FULL or READONLY key for any account, as the partner’s own POST /v2/apiKeys does: how a partner whose every secret is lost gets a new one without a new account. The `secretKey` is in this answer only. An unknown account answers 404. Audited (the key, never its secret); repeat safely with an Idempotency-Key.',
+        params: AccountParams,
+        body: withExample(CreateKeyBody, operatorKeyRequest),
+        response: {
+          200: withExample(CreatedKey, operatorKeyAnswer),
+          ...errorResponses(400, 401, 404, 409, 422),
+        },
+      },
+    },
+    async (request, reply) => {
+      const act = { action: operatorAction(request), remoteIp: request.ip };
+      const outcome = await runIdempotent(ctx, request, 'operator', (tx) =>
+        createAccountKey(ctx, tx, act, request.params.accountId, request.body ?? {}),
+      );
+      request.operatorAudited = true;
+      return sendIdempotent(reply, outcome);
+    },
+  );
+
+  app.get<{ Params: { accountId: string } }>(
+    '/operator/v1/accounts/:accountId/api-keys',
+    {
+      schema: {
+        tags,
+        security: OPERATOR_SECURITY,
+        summary: 'List the live API keys of an account',
+        description:
+          'Operator token only. Every key of the account that is not deleted, oldest first, with its type, description, whitelist and who made it (`operator`, `api`, `session`); never a secret. An unknown account answers 404. Audited.',
+        params: AccountParams,
+        response: { 200: withExample(KeyListing, keyListingAnswer), ...errorResponses(401, 404) },
+      },
+    },
+    async (request) => listAccountKeys(ctx, request.params.accountId),
+  );
+
+  app.delete<{ Params: { accountId: string; apiKey: string } }>(
+    '/operator/v1/accounts/:accountId/api-keys/:apiKey',
+    {
+      schema: {
+        tags,
+        security: OPERATOR_SECURITY,
+        summary: 'Revoke an API key of an account',
+        description:
+          'Operator token only. Deletes the key: it stops working at once on every instance, by signature and by bearer. A key that is not a live key of that account answers 404. Answers an empty object. Audited.',
+        params: AccountKeyParams,
+        response: {
+          200: withExample(Type.Object({}, { additionalProperties: false }), {}),
+          ...errorResponses(401, 404),
+        },
+      },
+    },
+    async (request) => {
+      const act = { action: operatorAction(request), remoteIp: request.ip };
+      const answer = await revokeAccountKey(ctx, act, request.params.accountId, request.params.apiKey);
       request.operatorAudited = true;
       return answer;
     },

@@ -6,7 +6,8 @@ import { type Tx, withTransaction } from '../platform/db/pool.ts';
 import { invalidValue, notFound } from '../platform/errors.ts';
 import { newId } from '../platform/ids.ts';
 import { findAccountById, findSandboxDemo, insertAccount, setUsersApi } from './accounts-store.ts';
-import { storeAccountKey } from './keys-service.ts';
+import { type CreateKeyInput, issueAccountKey, keyRequest, storeAccountKey } from './keys-service.ts';
+import { deleteAccountKey, listLiveKeysOfAccount } from './keys-store.ts';
 import { mintCredentials } from './secrets.ts';
 import { newWebhookSecret, webhookAad } from './webhook-secret.ts';
 
@@ -84,6 +85,55 @@ export async function switchUsersApi(ctx: AppContext, act: OperatorAct, accountI
     await setUsersApi(tx, accountId, enabled);
     await auditOperatorChange(tx, act, `account:${accountId}`, { usersApi: enabled });
     return { accountId, usersApi: enabled };
+  });
+}
+
+/**
+ * POST /operator/v1/accounts/{accountId}/api-keys: a key for any existing account, as the
+ * partner's own POST /v2/apiKeys makes one (how a lost secret is replaced without a new
+ * account). The audit row names the key, never its secret.
+ */
+export async function createAccountKey(
+  ctx: AppContext,
+  tx: Tx,
+  act: OperatorAct,
+  accountId: string,
+  input: CreateKeyInput,
+) {
+  const request = keyRequest(input);
+  const account = await findAccountById(tx, accountId);
+  if (!account) throw notFound('Account');
+  const created = await issueAccountKey(ctx, tx, { id: account.id, partnerId: account.partner_id }, request, {
+    origin: 'operator',
+    createdBy: 'operator',
+  });
+  const { secretKey: _secret, ...shown } = created;
+  await auditOperatorChange(tx, act, `account:${accountId}`, shown);
+  return created;
+}
+
+/** GET /operator/v1/accounts/{accountId}/api-keys: the account's live keys, without secrets. */
+export async function listAccountKeys(ctx: AppContext, accountId: string) {
+  if (!(await findAccountById(ctx.db, accountId))) throw notFound('Account');
+  const keys = await listLiveKeysOfAccount(ctx.db, accountId);
+  return {
+    data: keys.map((key) => ({
+      apiKey: key.api_key,
+      type: key.type,
+      desc: key.description,
+      ipWhitelist: key.ip_whitelist,
+      origin: key.origin,
+      createdAt: key.created_at.getTime(),
+    })),
+  };
+}
+
+/** DELETE /operator/v1/accounts/{accountId}/api-keys/{apiKey}: the key stops working at once, audited. */
+export async function revokeAccountKey(ctx: AppContext, act: OperatorAct, accountId: string, apiKey: string) {
+  return withTransaction(ctx.db, async (tx) => {
+    if (!(await deleteAccountKey(tx, accountId, apiKey))) throw notFound('API key');
+    await auditOperatorChange(tx, act, `account:${accountId}`, { apiKey, revoked: true });
+    return {};
   });
 }
 

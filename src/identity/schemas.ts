@@ -85,6 +85,25 @@ export const CreatedKey = Type.Object({
 
 export const KeyParams = Type.Object({ apiKey: Type.String({ minLength: 1, maxLength: 64 }) });
 
+export const AccountKeyParams = Type.Object({
+  accountId: Type.String({ minLength: 1, maxLength: 64 }),
+  apiKey: Type.String({ minLength: 1, maxLength: 64 }),
+});
+
+/** A live key as the operator lists it: never its secret, which exists only sealed and hashed. */
+export const KeyListing = Type.Object({
+  data: Type.Array(
+    Type.Object({
+      apiKey: Type.String(),
+      type: Type.String({ enum: ['FULL', 'READONLY'] }),
+      desc: Type.String(),
+      ipWhitelist: Type.Array(Type.String()),
+      origin: Type.String({ enum: ['operator', 'api', 'session'], description: 'Who made it' }),
+      createdAt: Type.Integer({ description: 'epoch ms' }),
+    }),
+  ),
+});
+
 const SessionSecret = Type.String({ minLength: 25, maxLength: 128, pattern: '^[\\x21-\\x7e]+$' });
 export const SessionQuery = Type.Object({ secretKey: Type.Optional(SessionSecret) });
 export const SessionBody = Type.Object(

@@ -20,7 +20,11 @@ import { bearerFetch, type PartnerCredentials, signedFetch } from '../helpers/pa
  */
 
 /** The non-GET routes whose answer schema names a secret; each is called below with an Idempotency-Key. */
-const SECRET_ROUTES = ['POST /operator/v1/accounts', 'POST /v2/apiKeys'];
+const SECRET_ROUTES = [
+  'POST /operator/v1/accounts',
+  'POST /operator/v1/accounts/{accountId}/api-keys',
+  'POST /v2/apiKeys',
+];
 
 /** Debian's PostgreSQL 15 client, for the PostgreSQL 15 server the tests run on (another server fails the test). */
 const PG_DUMP = '/usr/lib/postgresql/15/bin/pg_dump';
@@ -166,6 +170,10 @@ describe('secret-bearing answers at rest', () => {
         headers: { 'idempotency-key': subKeyIdem },
       }),
     );
+    const operatorKey = await callAndReplay(() =>
+      operatorPost(`/operator/v1/accounts/${partner.accountId}/api-keys`, { desc: 'replacement' }, 'op-key'),
+    );
+
     // Decentralized sessions: the secret in the body, and in the query; then the session's account.
     const bodySession = randomBytes(24).toString('base64url');
     await callAndReplay(() =>
@@ -205,6 +213,7 @@ describe('secret-bearing answers at rest', () => {
       'signed key secretKey': signedKey.secretKey as string,
       'bearer key secretKey': bearerKey.secretKey as string,
       'sub-account key secretKey': subKey.secretKey as string,
+      "operator's key secretKey": operatorKey.secretKey as string,
       'session secret (body)': bodySession,
       'session secret (query)': querySession,
       'operator token': TEST_OPERATOR_TOKEN,
@@ -229,10 +238,10 @@ describe('secret-bearing answers at rest', () => {
       `SELECT scope, response_body IS NOT NULL AS clear, response_sealed IS NOT NULL AS sealed FROM idempotency_keys`,
     );
     const secretRows = rows.filter((row) => SECRET_ROUTES.some((route) => scopeRoute(row.scope) === route));
-    expect(secretRows).toHaveLength(4);
+    expect(secretRows).toHaveLength(5);
     for (const row of secretRows) expect(row).toMatchObject({ clear: false, sealed: true });
     // Answers without a secret stay as they were (sessions, accounts).
-    expect(rows.filter((row) => row.clear)).toHaveLength(rows.length - 4);
+    expect(rows.filter((row) => row.clear)).toHaveLength(rows.length - 5);
   });
 });
 
