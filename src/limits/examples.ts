@@ -11,7 +11,7 @@ export const calculateRequest = {
 };
 
 const spent = EXAMPLE_PURCHASE.sourceAmount;
-/** The billing address after the example purchase (104.41 USD) went through. */
+/** The billing address after the example purchase (104.40 USD) went through. */
 export const limitsAnswer = {
   dailyTotalSpent: spent,
   weeklyTotalSpent: spent,

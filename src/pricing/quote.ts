@@ -1,9 +1,9 @@
-import type { Money } from '../platform/money.ts';
+import { Money } from '../platform/money.ts';
 import { pricingErrors } from './errors.ts';
 import type { FeeRule, FeeSchedule } from './fees.ts';
 import type { PriceSnapshot } from './prices.ts';
-import { type DerivedRate, deriveRate, type RateDerivation, ratesFrom } from './rates.ts';
-import { chargeUp, feeUp, payoutDown, unitOf } from './rounding.ts';
+import { type DerivedRate, deriveRate, type RateDerivation, toDest, toSource, usdPricesOf } from './rates.ts';
+import { mulDivRounded, payoutDown, unitOf } from './rounding.ts';
 
 export interface QuoteInput {
   sourceCurrency: string;
@@ -22,7 +22,7 @@ export interface Quote {
   sourceAmountWithoutFees: Money;
   destCurrency: string;
   destAmount: Money;
-  /** Destination units per one source unit. */
+  /** Destination units per one source unit, rounded down: shown, never computed with. */
   exchangeRate: Money;
   equivalencies: Record<string, Money>;
   fees: Record<string, Money>;
@@ -36,8 +36,8 @@ export interface PricedQuote {
 interface Pricing {
   rule: FeeRule;
   networkFee: Money;
-  derived: DerivedRate;
-  /** The network fee expressed in the source currency, rounded up. */
+  price: DerivedRate;
+  /** The network fee's value in the source currency (fees[dest] × P), rounded up. */
   networkFeeInSource: Money;
 }
 
@@ -54,13 +54,16 @@ function pricingFor(input: QuoteInput, snapshot: PriceSnapshot, schedule: FeeSch
   }
   const networkFee = schedule.networkFees.get(input.destCurrency);
   if (!networkFee) throw pricingErrors.unsupportedCurrency('destCurrency', input.destCurrency, 'is not sold');
-  const derived = deriveRate(snapshot, input.sourceCurrency, input.destCurrency);
-  const networkFeeInSource = feeUp(networkFee.div(derived.rate), input.sourceCurrency);
-  return { rule, networkFee, derived, networkFeeInSource };
+  const price = deriveRate(snapshot, input.sourceCurrency, input.destCurrency);
+  const networkFeeInSource = toSource(price, networkFee, input.sourceCurrency, 'up');
+  return { rule, networkFee, price, networkFeeInSource };
 }
 
+const HUNDRED = new Money(100);
+
+/** percent of W, rounded up, plus the flat fee (already at the currency's scale). */
 function sourceFee(rule: FeeRule, withoutFees: Money, currency: string): Money {
-  return feeUp(withoutFees.mul(rule.percent).div(100).add(rule.flat), currency);
+  return mulDivRounded(withoutFees, rule.percent, HUNDRED, currency, 'up').add(rule.flat);
 }
 
 /**
@@ -86,14 +89,17 @@ function largestWithoutFees(total: Money, pricing: Pricing, currency: string, fi
 }
 
 /**
- * The one quote function (API.md decision 2), used by reservations, the partner quote endpoint,
- * card orders and transfers. With W = sourceAmountWithoutFees and r = exchangeRate:
- *   destAmount = W × r (rounded down), sourceAmount = W + fees[source] + fees[dest] ÷ r.
+ * The one quote function (docs/contract.md, Quote arithmetic), used by reservations, the partner
+ * quote endpoint, card orders and transfers. It computes with the exact price P (source units per
+ * one destination unit, from the USD prices), never with the shown exchangeRate, and rounds each
+ * figure once. With W = sourceAmountWithoutFees:
+ *   destAmount = W ÷ P (rounded down), sourceAmount = W + fees[source] + fees[dest] × P (fees up),
+ * so W, fees[source] and the network fee's value in the source currency add up to the charge.
  * - sourceAmount S, fees on top:        W = S.
  * - sourceAmount S, fees included:      sourceAmount = S; W is the most that S pays for.
- * - destAmount D, fees on top:          destAmount = D; W = D ÷ r rounded up.
- * - destAmount D, fees included:        the customer gets D minus the fees: the total is D's
- *                                       source value (rounded up) and W what that total pays for.
+ * - destAmount D, fees on top:          destAmount = D; W = D × P rounded up.
+ * - destAmount D, fees included:        the customer gets D minus the fees: the total is D × P
+ *                                       (rounded up) and W what that total pays for.
  * When fees are included, any unit left over by the separate roundings goes to fees[source]
  * (at most one unit), so sourceAmount is exactly what was asked.
  */
@@ -101,7 +107,7 @@ export function computeQuote(input: QuoteInput, snapshot: PriceSnapshot, schedul
   const src = input.sourceCurrency;
   const dest = input.destCurrency;
   const pricing = pricingFor(input, snapshot, schedule);
-  const rate = pricing.derived.rate;
+  const price = pricing.price;
   const given = input.amount.value;
   let withoutFees: Money;
   let total: Money | undefined;
@@ -109,15 +115,15 @@ export function computeQuote(input: QuoteInput, snapshot: PriceSnapshot, schedul
     total = input.amountIncludeFees ? given : undefined;
     withoutFees = total ? largestWithoutFees(total, pricing, src, input.amount.field) : given;
   } else if (input.amountIncludeFees) {
-    total = chargeUp(given.div(rate), src);
+    total = toSource(price, given, src, 'up');
     withoutFees = largestWithoutFees(total, pricing, src, input.amount.field);
   } else {
-    withoutFees = chargeUp(given.div(rate), src);
+    withoutFees = toSource(price, given, src, 'up');
   }
   const destAmount =
     input.amount.side === 'dest' && !input.amountIncludeFees
       ? given
-      : payoutDown(withoutFees.mul(rate), dest);
+      : toDest(price, withoutFees, dest, 'down');
   if (destAmount.lte(0)) throw pricingErrors.feesExceedAmount(input.amount.field);
   const feeInSource = total
     ? total.sub(withoutFees).sub(pricing.networkFeeInSource)
@@ -131,11 +137,11 @@ export function computeQuote(input: QuoteInput, snapshot: PriceSnapshot, schedul
       sourceAmountWithoutFees: withoutFees,
       destCurrency: dest,
       destAmount,
-      exchangeRate: rate,
-      equivalencies: equivalencies(snapshot, src, sourceAmount),
+      exchangeRate: price.rate,
+      equivalencies: equivalencies(snapshot, price.sourceUsd, src, sourceAmount),
       fees: { [src]: feeInSource, [dest]: pricing.networkFee },
     },
-    derivation: pricing.derived.derivation,
+    derivation: price.derivation,
   };
 }
 
@@ -146,11 +152,16 @@ function checkOrderBounds(rule: FeeRule, sourceAmount: Money, currency: string, 
     throw pricingErrors.orderTooLarge(field, rule.maxOrder.toFixed(), currency);
 }
 
-/** The charged amount in every priced currency (spec §2.3), each at the pair's rate, rounded down. */
-function equivalencies(snapshot: PriceSnapshot, src: string, sourceAmount: Money): Record<string, Money> {
+/** The charged amount in every priced currency, each converted exactly and rounded down. */
+function equivalencies(
+  snapshot: PriceSnapshot,
+  sourceUsd: Money,
+  src: string,
+  sourceAmount: Money,
+): Record<string, Money> {
   const out: Record<string, Money> = {};
-  for (const { code, rate } of ratesFrom(snapshot, src)) {
-    out[code] = code === src ? sourceAmount : payoutDown(sourceAmount.mul(rate), code);
+  for (const { code, usdPrice } of usdPricesOf(snapshot)) {
+    out[code] = code === src ? sourceAmount : mulDivRounded(sourceAmount, sourceUsd, usdPrice, code, 'down');
   }
   return out;
 }

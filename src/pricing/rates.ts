@@ -2,7 +2,7 @@ import { serializeJson } from '../platform/json.ts';
 import { Money } from '../platform/money.ts';
 import { pricingErrors } from './errors.ts';
 import type { PriceSnapshot } from './prices.ts';
-import { rateDown } from './rounding.ts';
+import { type Direction, mulDivRounded, rateDown } from './rounding.ts';
 
 /** How a rate was obtained, stored with every locked quote so it can be explained later. */
 export interface RateDerivation {
@@ -15,10 +15,33 @@ export interface RateDerivation {
   formula: 'sourceUsdPrice / destUsdPrice';
 }
 
+/**
+ * A pair's price. Quotes compute with the exact price P = destUsd ÷ sourceUsd (source units per
+ * one destination unit), through toSource and toDest; `rate` is only shown (docs/contract.md,
+ * Quote arithmetic).
+ */
 export interface DerivedRate {
-  /** Destination units per one source unit (API.md decision 2), rounded down. */
+  /** The quote's exchangeRate: destination units per one source unit, rounded down. */
   rate: Money;
+  /** USD per one source unit and per one destination unit, exactly as the price table holds them. */
+  sourceUsd: Money;
+  destUsd: Money;
   derivation: RateDerivation;
+}
+
+/** A destination amount's value in the source currency (amount × P), rounded once. */
+export function toSource(
+  price: DerivedRate,
+  amount: Money,
+  sourceCurrency: string,
+  direction: Direction,
+): Money {
+  return mulDivRounded(amount, price.destUsd, price.sourceUsd, sourceCurrency, direction);
+}
+
+/** What a source amount buys in the destination currency (amount ÷ P), rounded once. */
+export function toDest(price: DerivedRate, amount: Money, destCurrency: string, direction: Direction): Money {
+  return mulDivRounded(amount, price.sourceUsd, price.destUsd, destCurrency, direction);
 }
 
 const ONE = new Money(1);
@@ -56,6 +79,8 @@ function computeRate(snapshot: PriceSnapshot, from: string, to: string): Derived
   const destUsd = usdPrice(snapshot, to, 'destCurrency');
   return {
     rate: rateDown(sourceUsd.div(destUsd)),
+    sourceUsd,
+    destUsd,
     derivation: {
       source: snapshot.source,
       asOfMs: snapshot.asOfMs,
@@ -67,28 +92,23 @@ function computeRate(snapshot: PriceSnapshot, from: string, to: string): Derived
   };
 }
 
-/** From one currency to every priced currency (itself included, at rate 1): what equivalencies multiply by. */
-export interface RateTo {
+/** A priced currency and its exact USD price (USD itself at 1): what equivalencies convert with. */
+export interface UsdPrice {
   code: string;
-  rate: Money;
+  usdPrice: Money;
 }
 
-const ratesFromCache = new WeakMap<PriceSnapshot, Map<string, readonly RateTo[]>>();
+const usdPriceLists = new WeakMap<PriceSnapshot, readonly UsdPrice[]>();
 
-/** deriveRate from `from` to each of pricedCurrencies, listed once per snapshot and currency. */
-export function ratesFrom(snapshot: PriceSnapshot, from: string): readonly RateTo[] {
-  let cache = ratesFromCache.get(snapshot);
-  if (!cache) {
-    cache = new Map();
-    ratesFromCache.set(snapshot, cache);
-  }
-  let list = cache.get(from);
+/** Every priced currency with its USD price, listed once per snapshot. */
+export function usdPricesOf(snapshot: PriceSnapshot): readonly UsdPrice[] {
+  let list = usdPriceLists.get(snapshot);
   if (!list) {
     list = pricedCurrencies(snapshot).map((code) => ({
       code,
-      rate: code === from ? ONE : deriveRate(snapshot, from, code).rate,
+      usdPrice: usdPrice(snapshot, code, 'currency'),
     }));
-    cache.set(from, list);
+    usdPriceLists.set(snapshot, list);
   }
   return list;
 }

@@ -95,7 +95,7 @@ describe('POST /v3/orders/reserve, rate-locked', () => {
     expect(read.expiresAt).toBe((read.createdAt as number) + 15 * 60 * 1000);
     expect(read.quote).toMatchObject({
       sourceCurrency: 'USD',
-      sourceAmount: 104.41,
+      sourceAmount: 104.4,
       sourceAmountWithoutFees: 100,
       destCurrency: 'ETH',
       destAmount: 0.033333333333333333,
@@ -287,7 +287,7 @@ describe('POST /v3/orders/quote/partner', () => {
     const text = await response.text();
     expect(response.status, text).toBe(200);
     expect(JSON.parse(text)).toMatchObject({
-      sourceAmount: 104.41,
+      sourceAmount: 104.4,
       sourceAmountWithoutFees: 100,
       fees: { USD: 3.2 },
     });

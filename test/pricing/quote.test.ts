@@ -1,3 +1,4 @@
+import type { Decimal } from 'decimal.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/platform/errors.ts';
@@ -5,8 +6,9 @@ import { currencyScale, Money } from '../../src/platform/money.ts';
 import { DEFAULT_USD_PRICES } from '../../src/pricing/default-prices.ts';
 import { DEFAULT_FEE_SCHEDULE, type FeeScheduleJson, parseFeeSchedule } from '../../src/pricing/fees.ts';
 import type { PriceSnapshot } from '../../src/pricing/prices.ts';
-import { computeQuote, type QuoteInput } from '../../src/pricing/quote.ts';
+import { computeQuote, type Quote, type QuoteInput } from '../../src/pricing/quote.ts';
 import { deriveRate } from '../../src/pricing/rates.ts';
+import { mulDivRounded } from '../../src/pricing/rounding.ts';
 
 const snapshotOf = (prices: Record<string, string>): PriceSnapshot => ({
   usdPrices: new Map(Object.entries(prices).map(([code, price]) => [code, new Money(price)])),
@@ -27,8 +29,8 @@ function input(partial: Partial<QuoteInput> & { amount: QuoteInput['amount'] }):
   };
 }
 
-describe('worked examples (API.md decision 2, default schedule: 2.9 % + 0.30, ETH network fee 0.0004)', () => {
-  it('sourceAmount 100 USD, fees on top: 100 buys ETH, the customer pays 100 + 3.20 + 1.21', () => {
+describe('worked examples (decision 2, default schedule: 2.9 % + 0.30, ETH network fee 0.0004)', () => {
+  it('sourceAmount 100 USD, fees on top: 100 buys ETH, the customer pays 100 + 3.20 + 1.20', () => {
     const { quote, derivation } = computeQuote(
       input({ amount: { side: 'source', value: m('100'), field: 'sourceAmount' } }),
       defaults,
@@ -36,13 +38,25 @@ describe('worked examples (API.md decision 2, default schedule: 2.9 % + 0.30, ET
     );
     expect(quote.exchangeRate.toFixed()).toBe('0.000333333333333333333');
     expect(quote.sourceAmountWithoutFees.toFixed()).toBe('100');
-    // 0.0004 ETH ÷ 0.000333333333333333333 = 1.2000000000000000012 USD, rounded up.
+    // 0.0004 ETH × 3000 USD/ETH = 1.20 USD exactly: the shown rate is never a divisor.
     expect(quote.fees).toEqual({ USD: m('3.2'), ETH: m('0.0004') });
-    expect(quote.sourceAmount.toFixed()).toBe('104.41');
+    expect(quote.sourceAmount.toFixed()).toBe('104.4');
     expect(quote.destAmount.toFixed()).toBe('0.033333333333333333');
-    expect(quote.equivalencies.USD?.toFixed()).toBe('104.41');
-    expect(quote.equivalencies.EUR?.toFixed()).toBe('96.67'); // 104.41 / 1.08 = 96.675…, down
+    expect(quote.equivalencies.USD?.toFixed()).toBe('104.4');
+    expect(quote.equivalencies.EUR?.toFixed()).toBe('96.66'); // 104.40 / 1.08 = 96.666…, down
+    expect(quote.equivalencies.ETH?.toFixed()).toBe('0.0348'); // 104.40 / 3000 exactly
     expect(derivation).toMatchObject({ via: 'direct', sourceUsdPrice: '1', destUsdPrice: '3000' });
+  });
+
+  it('the issue’s case: 25 USD of ETH at 3000 charges 25 + 1.03 + 1.20 = 27.23, not 27.24', () => {
+    const { quote } = computeQuote(
+      input({ amount: { side: 'source', value: m('25'), field: 'sourceAmount' } }),
+      defaults,
+      schedule,
+    );
+    expect(quote.fees.USD?.toFixed()).toBe('1.03'); // 2.9 % of 25 + 0.30 = 1.025, up
+    expect(quote.sourceAmount.toFixed(2)).toBe('27.23');
+    expect(shownParts(quote, snapshotPrices(defaults, 'USD', 'ETH')).toFixed(2)).toBe('27.23');
   });
 
   it('sourceAmount 100 USD, fees included: the charge is exactly 100', () => {
@@ -52,22 +66,22 @@ describe('worked examples (API.md decision 2, default schedule: 2.9 % + 0.30, ET
       schedule,
     );
     expect(quote.sourceAmount.toFixed()).toBe('100');
-    // The largest W with W + ceil(0.029 W + 0.30) + 1.21 ≤ 100: 95.71 + 3.08 + 1.21 = 100.
-    expect(quote.sourceAmountWithoutFees.toFixed()).toBe('95.71');
+    // The largest W with W + ceil(0.029 W + 0.30) + 1.20 ≤ 100: 95.72 + 3.08 + 1.20 = 100.
+    expect(quote.sourceAmountWithoutFees.toFixed()).toBe('95.72');
     expect(quote.fees.USD?.toFixed()).toBe('3.08');
-    expect(quote.destAmount.toFixed()).toBe('0.031903333333333333');
+    expect(quote.destAmount.toFixed()).toBe('0.031906666666666666');
   });
 
-  it('destAmount 0.1 ETH, fees on top: exactly 0.1 ETH arrives', () => {
+  it('destAmount 0.1 ETH, fees on top: exactly 0.1 ETH arrives for exactly 300 USD', () => {
     const { quote } = computeQuote(
       input({ amount: { side: 'dest', value: m('0.1'), field: 'destAmount' } }),
       defaults,
       schedule,
     );
     expect(quote.destAmount.toFixed()).toBe('0.1');
-    expect(quote.sourceAmountWithoutFees.toFixed()).toBe('300.01'); // 0.1 ÷ r = 300.0000…03, up
-    expect(quote.fees.USD?.toFixed()).toBe('9.01'); // 2.9 % of 300.01 + 0.30 = 9.00029, up
-    expect(quote.sourceAmount.toFixed()).toBe('310.23');
+    expect(quote.sourceAmountWithoutFees.toFixed()).toBe('300'); // 0.1 × 3000
+    expect(quote.fees.USD?.toFixed()).toBe('9'); // 2.9 % of 300 + 0.30
+    expect(quote.sourceAmount.toFixed()).toBe('310.2');
   });
 
   it('destAmount 0.1 ETH, fees included: the customer gets 0.1 ETH minus the fees', () => {
@@ -76,9 +90,9 @@ describe('worked examples (API.md decision 2, default schedule: 2.9 % + 0.30, ET
       defaults,
       schedule,
     );
-    expect(quote.sourceAmount.toFixed()).toBe('300.01');
-    expect(quote.destAmount.lt('0.1')).toBe(true);
-    expect(quote.sourceAmountWithoutFees.add(quote.fees.USD!).add('1.21').toFixed()).toBe('300.01');
+    expect(quote.sourceAmount.toFixed()).toBe('300');
+    expect(quote.sourceAmountWithoutFees.toFixed()).toBe('290.08'); // 290.08 + 8.72 + 1.20 = 300
+    expect(quote.destAmount.toFixed()).toBe('0.096693333333333333');
   });
 
   it('cross rates go through USD and say so', () => {
@@ -122,6 +136,81 @@ describe('worked examples (API.md decision 2, default schedule: 2.9 % + 0.30, ET
   });
 });
 
+// ---- Reference arithmetic ---------------------------------------------------------------------
+
+/**
+ * The tests' own arithmetic, independent of src/: 200 significant digits hold every product and
+ * quotient here far beyond the 18 decimals a figure is rounded to, so rounding those is exact.
+ */
+const Wide = Money.clone({ precision: 200 });
+const wide = (value: Money | string) => new Wide(value.toString());
+
+interface Prices {
+  /** USD per source unit and per destination unit; P = destUsd ÷ sourceUsd. */
+  srcUsd: string;
+  destUsd: string;
+}
+
+function snapshotPrices(snapshot: PriceSnapshot, src: string, dest: string): Prices {
+  const usd = (code: string) => (code === 'USD' ? '1' : snapshot.usdPrices.get(code)!.toFixed());
+  return { srcUsd: usd(src), destUsd: usd(dest) };
+}
+
+/** amount × P (source value of a destination amount), rounded to the source currency's scale. */
+function timesP(amount: Money, prices: Prices, src: string, rounding: Decimal.Rounding): Money {
+  const exact = wide(amount).mul(prices.destUsd).div(prices.srcUsd);
+  return new Money(exact.toDecimalPlaces(currencyScale(src), rounding).toFixed());
+}
+
+/** amount ÷ P (destination value of a source amount), rounded to the destination's scale. */
+function overP(amount: Money, prices: Prices, dest: string, rounding: Decimal.Rounding): Money {
+  const exact = wide(amount).mul(prices.srcUsd).div(prices.destUsd);
+  return new Money(exact.toDecimalPlaces(currencyScale(dest), rounding).toFixed());
+}
+
+/**
+ * What a buyer adds up from the quote: the purchase, the source fee and the network fee's value
+ * in the source currency (fees[dest] × P, rounded up like every fee).
+ */
+function shownParts(quote: Quote, prices: Prices): Money {
+  const networkInSource = timesP(
+    quote.fees[quote.destCurrency]!,
+    prices,
+    quote.sourceCurrency,
+    Money.ROUND_UP,
+  );
+  return quote.sourceAmountWithoutFees.add(quote.fees[quote.sourceCurrency]!).add(networkInSource);
+}
+
+describe('mulDivRounded', () => {
+  const decimal = fc
+    .tuple(fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n }), fc.integer({ min: 0, max: 20 }))
+    .map(([digits, places]) => new Money(digits.toString()).div(new Money(10).pow(places)));
+  const nonZero = decimal.filter((value) => !value.isZero());
+
+  it('is amount × multiplier ÷ divisor rounded once, up away from zero or down towards it', () => {
+    fc.assert(
+      fc.property(
+        decimal,
+        nonZero,
+        nonZero,
+        fc.constantFrom('USD', 'JPY', 'BTC', 'ETH'),
+        fc.constantFrom('up' as const, 'down' as const),
+        (amount, multiplier, divisor, currency, direction) => {
+          const exact = wide(amount).mul(multiplier.toFixed()).div(divisor.toFixed());
+          const expected = exact.toDecimalPlaces(
+            currencyScale(currency),
+            direction === 'up' ? Money.ROUND_UP : Money.ROUND_DOWN,
+          );
+          const actual = mulDivRounded(amount, multiplier, divisor, currency, direction);
+          expect(actual.eq(expected), `${actual.toFixed()} ≠ ${expected.toFixed()}`).toBe(true);
+        },
+      ),
+      { numRuns: 1000 },
+    );
+  });
+});
+
 // ---- Properties -------------------------------------------------------------------------------
 
 const FIAT = ['USD', 'EUR', 'GBP', 'NOK', 'MXN'];
@@ -129,7 +218,7 @@ const CRYPTO = ['BTC', 'ETH', 'USDC', 'DAI', 'MATIC', 'AVAX'];
 const unit = (code: string) => new Money(10).pow(-currencyScale(code));
 const decimalsOk = (value: Money, code: string) => value.decimalPlaces() <= currencyScale(code);
 
-/** A price between 1e-4 and 1e6 USD with up to 6 significant digits. */
+/** A price between 1e-8 and 1e7 USD with up to 6 significant digits. */
 const price = fc
   .tuple(fc.integer({ min: 1, max: 999_999 }), fc.integer({ min: -8, max: 1 }))
   .map(([mantissa, exponent]) => new Money(mantissa).mul(new Money(10).pow(exponent)).toFixed());
@@ -150,6 +239,10 @@ const scenario = fc.record({
 type Scenario = typeof scenario extends fc.Arbitrary<infer T> ? T : never;
 
 function setUp(s: Scenario) {
+  const prices: Prices = {
+    srcUsd: s.src === 'USD' ? '1' : s.srcPrice,
+    destUsd: s.destPrice,
+  };
   const snapshot = snapshotOf(
     Object.fromEntries(
       [
@@ -176,6 +269,7 @@ function setUp(s: Scenario) {
   const value = unit(amountCurrency).mul(s.amountUnits.toString());
   return {
     snapshot,
+    prices,
     fees: parseFeeSchedule(json),
     request: input({
       sourceCurrency: s.src,
@@ -189,9 +283,9 @@ function setUp(s: Scenario) {
 
 /** Quotes whose amount cannot even cover the fees are refused with a 400: that is not a property failure. */
 function quoteOrSkip(s: Scenario) {
-  const { snapshot, fees, request, value } = setUp(s);
+  const { snapshot, fees, request, value, prices } = setUp(s);
   try {
-    return { ...computeQuote(request, snapshot, fees), value };
+    return { ...computeQuote(request, snapshot, fees), value, prices };
   } catch (error) {
     if (error instanceof ApiError && error.errorCode === 'validation.transactionAmountTooSmall')
       return undefined;
@@ -200,49 +294,68 @@ function quoteOrSkip(s: Scenario) {
 }
 
 describe('quote properties (fast-check)', () => {
-  it('amounts and fees reconcile to the smallest unit, each at its currency’s scale, nothing negative', () => {
+  it('the shown parts add up exactly to the charge, in all four cases', () => {
     fc.assert(
       fc.property(scenario, (s) => {
         const priced = quoteOrSkip(s);
         if (!priced) return;
         const q = priced.quote;
-        const r = q.exchangeRate;
+        expect(shownParts(q, priced.prices).toFixed()).toBe(q.sourceAmount.toFixed());
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('every figure is at its currency’s scale, nothing negative', () => {
+    fc.assert(
+      fc.property(scenario, (s) => {
+        const priced = quoteOrSkip(s);
+        if (!priced) return;
+        const q = priced.quote;
         const feeSrc = q.fees[s.src]!;
         const feeDest = q.fees[s.dest]!;
-        const networkInSource = feeDest.div(r).toDecimalPlaces(currencyScale(s.src), Money.ROUND_UP);
-        expect(q.sourceAmount.eq(q.sourceAmountWithoutFees.add(feeSrc).add(networkInSource))).toBe(true);
         for (const value of [q.sourceAmount, q.sourceAmountWithoutFees, feeSrc]) {
           expect(decimalsOk(value, s.src)).toBe(true);
         }
         expect(decimalsOk(q.destAmount, s.dest) && decimalsOk(feeDest, s.dest)).toBe(true);
         expect(q.sourceAmountWithoutFees.gt(0) && q.destAmount.gt(0)).toBe(true);
         expect(feeSrc.gte(0) && feeDest.gte(0)).toBe(true);
-        for (const value of Object.values(q.equivalencies)) expect(value.gte(0)).toBe(true);
+        for (const [code, value] of Object.entries(q.equivalencies)) {
+          expect(value.gte(0) && decimalsOk(value, code)).toBe(true);
+        }
       }),
       { numRuns: 500 },
     );
   });
 
-  it('each case is what API.md decision 2 says', () => {
+  it('each case is what decision 2 says, computed from the exact price', () => {
     fc.assert(
       fc.property(scenario, (s) => {
         const priced = quoteOrSkip(s);
         if (!priced) return;
-        const { quote: q, value } = priced;
-        const exactDest = q.sourceAmountWithoutFees.mul(q.exchangeRate);
+        const { quote: q, value, prices } = priced;
         if (s.side === 'source' && !s.includeFees) expect(q.sourceAmountWithoutFees.eq(value)).toBe(true);
         if (s.side === 'source' && s.includeFees) expect(q.sourceAmount.eq(value)).toBe(true);
         if (s.side === 'dest' && !s.includeFees) {
           expect(q.destAmount.eq(value)).toBe(true);
-          // The customer pays for everything received, and at most one source unit more.
-          expect(exactDest.gte(value)).toBe(true);
-          expect(q.sourceAmountWithoutFees.sub(unit(s.src)).mul(q.exchangeRate).lt(value)).toBe(true);
+          // The customer pays for everything received, rounded up once.
+          expect(q.sourceAmountWithoutFees.eq(timesP(value, prices, s.src, Money.ROUND_UP))).toBe(true);
         } else {
-          expect(q.destAmount.eq(exactDest.toDecimalPlaces(currencyScale(s.dest), Money.ROUND_DOWN))).toBe(
+          expect(q.destAmount.eq(overP(q.sourceAmountWithoutFees, prices, s.dest, Money.ROUND_DOWN))).toBe(
             true,
           );
         }
-        if (s.side === 'dest' && s.includeFees) expect(q.destAmount.lte(value)).toBe(true);
+        if (s.side === 'dest' && s.includeFees) {
+          expect(q.sourceAmount.eq(timesP(value, prices, s.src, Money.ROUND_UP))).toBe(true);
+          expect(q.destAmount.lte(value)).toBe(true);
+        }
+        // The rate is shown only: 1 ÷ P, 18 significant digits, rounded down.
+        const shownRate = wide(prices.srcUsd).div(prices.destUsd).toSignificantDigits(18, Money.ROUND_DOWN);
+        expect(q.exchangeRate.toFixed()).toBe(shownRate.toFixed());
+        // Equivalencies: the charge at each currency's exact price, rounded down.
+        expect(q.equivalencies[s.dest]!.eq(overP(q.sourceAmount, prices, s.dest, Money.ROUND_DOWN))).toBe(
+          true,
+        );
       }),
       { numRuns: 500 },
     );
@@ -253,35 +366,30 @@ describe('quote properties (fast-check)', () => {
       fc.property(scenario, (s) => {
         const priced = quoteOrSkip(s);
         if (!priced) return;
-        const q = priced.quote;
+        const { quote: q, prices } = priced;
         const srcUnit = unit(s.src);
-        const exactFee = q.sourceAmountWithoutFees
-          .mul(s.percent)
-          .div(100)
-          .add(new Money(s.flatCents).div(100));
-        const feeSrc = q.fees[s.src]!;
+        const flat = new Money(s.flatCents).div(100);
+        const exactFee = wide(q.sourceAmountWithoutFees).mul(s.percent).div(100).add(flat.toFixed());
+        const feeSrc = wide(q.fees[s.src]!);
         // Fees are never below their exact value; rounding up adds less than one unit, and the
         // fees-included cases may add one more unit left over from rounding the parts separately.
         expect(feeSrc.gte(exactFee)).toBe(true);
-        expect(feeSrc.lt(exactFee.add(srcUnit.mul(s.includeFees ? 2 : 1)))).toBe(true);
-        // The payout is never above its exact value and less than one unit below it.
-        const exactDest = q.sourceAmountWithoutFees.mul(q.exchangeRate);
-        if (!(s.side === 'dest' && !s.includeFees)) {
-          expect(q.destAmount.lte(exactDest)).toBe(true);
-          expect(exactDest.sub(q.destAmount).lt(unit(s.dest))).toBe(true);
-        }
+        expect(feeSrc.lt(exactFee.add(srcUnit.mul(s.includeFees ? 2 : 1).toFixed()))).toBe(true);
         if (s.includeFees) {
           // sourceAmountWithoutFees is the most the total pays for: one unit more would not fit.
           const more = q.sourceAmountWithoutFees.add(srcUnit);
-          const moreFee = more.mul(s.percent).div(100).add(new Money(s.flatCents).div(100));
-          const networkInSource = q.fees[s.dest]!.div(q.exchangeRate).toDecimalPlaces(
-            currencyScale(s.src),
-            Money.ROUND_UP,
-          );
-          const total = more
-            .add(moreFee.toDecimalPlaces(currencyScale(s.src), Money.ROUND_UP))
-            .add(networkInSource);
-          expect(total.gt(q.sourceAmount)).toBe(true);
+          const moreFee = wide(more)
+            .mul(s.percent)
+            .div(100)
+            .toDecimalPlaces(currencyScale(s.src), Money.ROUND_UP);
+          const network = timesP(q.fees[s.dest]!, prices, s.src, Money.ROUND_UP);
+          expect(
+            moreFee
+              .add(flat.toFixed())
+              .add(more.toFixed())
+              .add(network.toFixed())
+              .gt(q.sourceAmount.toFixed()),
+          ).toBe(true);
         }
       }),
       { numRuns: 500 },
