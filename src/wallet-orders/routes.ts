@@ -87,7 +87,7 @@ export const walletOrderRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async 
         security: PARTNER_SECURITY,
         summary: 'Which authorization the issuer wants: SMS / CARD2FA codes or a 3-D Secure page',
         description:
-          'The partner whose order it is, while the order is RUNNING_CHECKS and waiting for authorization; otherwise 400 `validation.orderAuthorizationDetailsNotAvailable`. Codes go to POST /v3/debitcard/authorize/partner; a non-null `authorization3dsUrl` must be opened by the buyer, on the device that placed the order. Codes and 3-D Secure are never asked together.',
+          'The partner whose order it is; may be polled from the moment the order exists. While no step waits (checks still running, the step done, or the order PROCESSING, COMPLETE or FAILED) it answers `smsNeeded: false, card2faNeeded: false, authorization3dsUrl: null`. Codes go to POST /v3/debitcard/authorize/partner; a non-null `authorization3dsUrl` must be opened by the buyer, on the device that placed the order. Codes and 3-D Secure are never asked together.',
         params: OrderParams,
         response: {
           200: withExample(AuthorizationAnswer, authorizationAnswer),

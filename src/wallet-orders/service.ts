@@ -131,9 +131,11 @@ export function threeDsTokenValid(ctx: AppContext, orderId: string, token: strin
 }
 
 /**
- * GET /v3/debitcard/authorization/{orderId} (facts §1.9): what the issuer still wants. Only while
- * a step is pending; otherwise (none asked, already completed, failed, expired) 400
- * `validation.orderAuthorizationDetailsNotAvailable`, as Wyre answers once codes are no longer valid.
+ * GET /v3/debitcard/authorization/{orderId}: what the issuer still wants. Clients poll it from
+ * the moment the order exists, so an order with no step waiting answers all false and null
+ * (docs/contract.md, Card authorization): while its checks run without asking anything, once the
+ * step is done, and once the order is PROCESSING, COMPLETE or FAILED; the order's status says
+ * which. Only an order the caller cannot see is an error (404).
  * `authorization3dsUrl` is the simulated issuer page; append `?returnUrl=/same-origin/path`.
  */
 export async function authorizationState(
@@ -142,15 +144,15 @@ export async function authorizationState(
   options: CallerOptions = {},
 ): Promise<AuthorizationState> {
   const row = await expireIfDue(ctx, await visibleOrder(ctx, orderId, options));
-  const a = await findAuthorization(ctx.db, row.id);
-  if (a?.state !== 'PENDING' || row.status !== 'RUNNING_CHECKS') throw walletOrderErrors.noAuthorization();
+  const a = row.auth_method === null ? undefined : await findAuthorization(ctx.db, row.id);
+  const waiting = a?.state === 'PENDING' && row.status === 'RUNNING_CHECKS';
   const base = ctx.config.publicUrls[0];
   return {
     walletOrderId: row.id,
-    smsNeeded: a.method === 'CODES' && !a.sms_verified,
-    card2faNeeded: a.method === 'CODES' && !a.card2fa_verified,
+    smsNeeded: waiting && a.method === 'CODES' && !a.sms_verified,
+    card2faNeeded: waiting && a.method === 'CODES' && !a.card2fa_verified,
     authorization3dsUrl:
-      a.method === '3DS' ? `${base}/sandbox/3ds/${row.id}/${threeDsToken(ctx, row.id)}` : null,
+      waiting && a.method === '3DS' ? `${base}/sandbox/3ds/${row.id}/${threeDsToken(ctx, row.id)}` : null,
   };
 }
 

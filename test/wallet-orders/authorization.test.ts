@@ -45,6 +45,51 @@ async function holdAndSpendOf(orderId: string) {
   return { holds: holds.rows.map((row) => row.state), spend: spend.rowCount };
 }
 
+/** What the endpoint answers while no step waits: Wyre clients poll it right after creating the order. */
+const nothingAsked = (orderId: string) => ({
+  walletOrderId: orderId,
+  smsNeeded: false,
+  card2faNeeded: false,
+  authorization3dsUrl: null,
+});
+
+async function noStepAnswer(orderId: string) {
+  const answer = await authorization(orderId);
+  expect(answer.status).toBe(200);
+  return answer.json();
+}
+
+describe('polling GET /v3/debitcard/authorization/{orderId} while no step waits', () => {
+  it('answers 200 with nothing asked while the checks run, and once the order is COMPLETE', async () => {
+    const { orderId } = await orderWith(CARDS.approve);
+    expect((await readOrder(t, partner, orderId)).status).toBe('RUNNING_CHECKS');
+    expect(await noStepAnswer(orderId)).toEqual(nothingAsked(orderId));
+    await workerFor(t).drain();
+    expect((await readOrder(t, partner, orderId)).status).toBe('COMPLETE');
+    expect(await noStepAnswer(orderId)).toEqual(nothingAsked(orderId));
+  });
+
+  it('answers 200 with nothing asked once the order FAILED; an unknown order is 404', async () => {
+    const { orderId, reservation } = await orderWith(CARDS.codes);
+    t.ctx.clock.setOffsetMs(t.ctx.clock.currentOffsetMs() + 10 * 60 * 1000 + 1000);
+    // The expired step fails the order as this very read looks at it.
+    expect(await noStepAnswer(orderId)).toEqual(nothingAsked(orderId));
+    expect(await readOrder(t, partner, orderId)).toMatchObject({ status: 'FAILED' });
+    const late = await submit({
+      type: 'ALL',
+      walletOrderId: orderId,
+      reservation,
+      sms: '000000',
+      card2fa: '000000',
+    });
+    expect(await late.json()).toMatchObject({
+      errorCode: 'validation.orderAuthorizationDetailsNotAvailable',
+    });
+    const unknown = await authorization('WO_ABCDEFGHJKL');
+    expect(unknown.status).toBe(404);
+  });
+});
+
 describe('SMS and CARD2FA codes', () => {
   it('asks for both codes and proceeds once both match (sandbox code 000000)', async () => {
     const { orderId, reservation, order } = await orderWith(CARDS.codes);
@@ -68,7 +113,7 @@ describe('SMS and CARD2FA codes', () => {
     expect(card2fa.status).toBe(200);
     await workerFor(t).drain();
     expect((await readOrder(t, partner, orderId)).status).toBe('COMPLETE');
-    expect((await authorization(orderId)).status).toBe(400);
+    expect(await noStepAnswer(orderId)).toEqual(nothingAsked(orderId));
   });
 
   it('counts wrong codes and fails the order on the fifth, releasing hold and spend', async () => {
