@@ -22,7 +22,7 @@ import { installOpenApi } from './platform/http/openapi.ts';
 import { installRateLimits } from './platform/http/rate-limit.ts';
 import { installRequestGuards } from './platform/http/request-guards.ts';
 import { installValidators } from './platform/http/validators.ts';
-import { serializeJson } from './platform/json.ts';
+import { NUMBER_STRING_FORMAT, serializeJson, serializeJsonNumberStrings } from './platform/json.ts';
 import { lazyChildLogger, loggerOptions } from './platform/logger.ts';
 import { pricingOperatorRoutes } from './pricing/operator-routes.ts';
 import { pricingRoutes } from './pricing/routes.ts';
@@ -86,6 +86,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions): Promise<
   installOperatorAuth(app, ctx);
   app.setSerializerCompiler(() => serializeJson);
   app.setReplySerializer(serializeJson);
+  installNumberStrings(app);
   const metrics = installMetrics(app, ctx.db);
   await installOpenApi(app, ctx.config.publicUrls);
 
@@ -113,4 +114,20 @@ export async function buildApp(ctx: AppContext, options: BuildOptions): Promise<
   await app.register(callbackRoutes, { ctx });
   await app.register(callbackOperatorRoutes, { ctx });
   return app;
+}
+
+/**
+ * `format=json_numberstring`, which every route accepts, answers every amount as a decimal
+ * string (docs/contract.md, Amounts). Only object answers are serialized, and only they reach
+ * this hook; the request's flag is read once per answer, and other requests keep the default
+ * serializer untouched. Answers sent as ready bytes (rates, idempotent replays) pick their
+ * format where they are made.
+ */
+function installNumberStrings(app: FastifyInstance) {
+  app.addHook('preSerialization', (request, reply, payload, done) => {
+    if ((request.query as { format?: unknown } | undefined)?.format === NUMBER_STRING_FORMAT) {
+      reply.serializer(serializeJsonNumberStrings);
+    }
+    done(null, payload);
+  });
 }

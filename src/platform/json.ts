@@ -7,11 +7,39 @@ import { isMoney } from './money.ts';
  *
  * It runs for every answer, so it is written for speed and little garbage: string concatenation,
  * object keys quoted once, and strings that need no escaping (ids, codes, most values) written
- * without a JSON.stringify call. That made an account answer 3.6× faster to write (13.8 → 3.9 µs),
- * and the quoted keys a third faster again with half the garbage (bench/FINDINGS.md, session 11).
+ * without a JSON.stringify call.
  */
 export function serializeJson(value: unknown): string {
   return write(value) ?? 'null';
+}
+
+/**
+ * Set only for the duration of one synchronous serializeJsonNumberStrings call: the writers
+ * below read it where they meet a Decimal, so the default path pays one flag test per amount
+ * instead of a second copy of every writer.
+ */
+let decimalsAsStrings = false;
+
+/**
+ * The same, with every Decimal written as a JSON string of the same exact text: what
+ * `format=json_numberstring` asks for (docs/contract.md, Amounts). Amounts are Decimal values
+ * wherever they are, so this is exactly "every amount"; timestamps and counts stay numbers.
+ */
+export function serializeJsonNumberStrings(value: unknown): string {
+  decimalsAsStrings = true;
+  try {
+    return write(value) ?? 'null';
+  } finally {
+    decimalsAsStrings = false;
+  }
+}
+
+/** The query value that asks for amounts as strings (Wyre's `format` parameter). */
+export const NUMBER_STRING_FORMAT = 'json_numberstring';
+
+/** The serializer a request's `format` asks for. */
+export function serializerFor(format: unknown): (value: unknown) => string {
+  return format === NUMBER_STRING_FORMAT ? serializeJsonNumberStrings : serializeJson;
 }
 
 /** What JSON.stringify would escape: quote, backslash, control characters, surrogate halves. */
@@ -39,7 +67,7 @@ function write(value: unknown): string | undefined {
       return undefined;
   }
   if (Array.isArray(value)) return writeArray(value);
-  if (isMoney(value)) return value.toFixed();
+  if (isMoney(value)) return decimalsAsStrings ? `"${value.toFixed()}"` : value.toFixed();
   if (value instanceof Date) return write(value.getTime());
   return writeObject(value as Record<string, unknown>);
 }

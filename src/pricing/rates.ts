@@ -1,4 +1,4 @@
-import { serializeJson } from '../platform/json.ts';
+import { serializerFor } from '../platform/json.ts';
 import { Money } from '../platform/money.ts';
 import { pricingErrors } from './errors.ts';
 import type { PriceSnapshot } from './prices.ts';
@@ -129,22 +129,36 @@ export type RatesView = 'DIVISOR' | 'MULTIPLIER' | 'PRICED';
 /**
  * GET /v3/rates keyed `<FROM><TO>` (facts §1.6): MULTIPLIER = destination per source unit
  * (source × rate = dest), DIVISOR = source per destination unit (source ÷ rate = dest), PRICED
- * both, keyed by currency. Built once per snapshot and kept as UTF-8 bytes of JSON: the endpoint
- * is public and hot, prices change far less often than it is read, and an answer of about 11 KB
- * sent as a string is measured and encoded again on every request.
+ * both, keyed by currency. Built once per snapshot and kept as UTF-8 bytes of JSON, per view and
+ * per `format` (numbers, or json_numberstring's strings): the endpoint is public and hot, prices
+ * change far less often than it is read, and an answer of about 11 KB sent as a string is
+ * measured and encoded again on every request.
  */
-const rendered = new WeakMap<PriceSnapshot, Map<RatesView, Buffer>>();
+export type RatesFormat = 'json' | 'json_numberstring';
 
-export function ratesJson(snapshot: PriceSnapshot, view: RatesView): Buffer {
-  let views = rendered.get(snapshot);
-  if (!views) {
-    views = renderAll(snapshot);
-    rendered.set(snapshot, views);
-  }
-  return views.get(view)!;
+interface RenderedRates {
+  views: Record<RatesView, unknown>;
+  bytes: Map<string, Buffer>;
 }
 
-function renderAll(snapshot: PriceSnapshot): Map<RatesView, Buffer> {
+const rendered = new WeakMap<PriceSnapshot, RenderedRates>();
+
+export function ratesJson(snapshot: PriceSnapshot, view: RatesView, format: RatesFormat = 'json'): Buffer {
+  let cached = rendered.get(snapshot);
+  if (!cached) {
+    cached = { views: ratesViews(snapshot), bytes: new Map() };
+    rendered.set(snapshot, cached);
+  }
+  const key = `${view} ${format}`;
+  let bytes = cached.bytes.get(key);
+  if (!bytes) {
+    bytes = Buffer.from(serializerFor(format)(cached.views[view]));
+    cached.bytes.set(key, bytes);
+  }
+  return bytes;
+}
+
+function ratesViews(snapshot: PriceSnapshot): Record<RatesView, unknown> {
   const divisor: Record<string, Money> = {};
   const multiplier: Record<string, Money> = {};
   const priced: Record<string, Record<string, Money>> = {};
@@ -161,9 +175,5 @@ function renderAll(snapshot: PriceSnapshot): Map<RatesView, Buffer> {
       priced[from + to] = { [from]: per, [to]: times };
     }
   }
-  return new Map<RatesView, Buffer>([
-    ['DIVISOR', Buffer.from(serializeJson(divisor))],
-    ['MULTIPLIER', Buffer.from(serializeJson(multiplier))],
-    ['PRICED', Buffer.from(serializeJson(priced))],
-  ]);
+  return { DIVISOR: divisor, MULTIPLIER: multiplier, PRICED: priced };
 }

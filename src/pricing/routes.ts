@@ -3,7 +3,7 @@ import type { AppContext } from '../platform/context.ts';
 import { invalidValue } from '../platform/errors.ts';
 import { errorResponses, withExample } from '../platform/http/openapi.ts';
 import { ratesAnswer } from './examples.ts';
-import type { RatesView } from './rates.ts';
+import type { RatesFormat, RatesView } from './rates.ts';
 import { RatesAnswer, RatesQuery } from './schemas.ts';
 import { ratesAs, startPricing } from './service.ts';
 
@@ -14,7 +14,7 @@ export const pricingRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app
   const pricing = startPricing(ctx);
   app.addHook('onClose', async () => pricing.close());
 
-  app.get<{ Querystring: { as?: string } }>(
+  app.get<{ Querystring: { as?: string; format?: RatesFormat } }>(
     '/v3/rates',
     {
       config: { auth: 'none' },
@@ -22,7 +22,7 @@ export const pricingRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app
         tags: ['Rates'],
         summary: 'Exchange rates keyed <FROM><TO> (as=DIVISOR|MULTIPLIER|PRICED)',
         description:
-          'No credentials. Every pair the service can price, keyed `<FROM><TO>`: DIVISOR (default) means sourceAmount / rate = destAmount, MULTIPLIER sourceAmount × rate = destAmount, PRICED gives both sides as `{FROM: n, TO: n}`. Card quotes add fees on top of these. An unknown `as` answers 400; 503 `rates.stale` (transient) while no fresh price exists.',
+          'No credentials. Every pair the service can price, keyed `<FROM><TO>`: DIVISOR (default) means sourceAmount / rate = destAmount, MULTIPLIER sourceAmount × rate = destAmount, PRICED gives both sides as `{FROM: n, TO: n}`. Card quotes add fees on top of these. `format=json_numberstring` writes each rate as a decimal string. An unknown `as` answers 400; 503 `rates.stale` (transient) while no fresh price exists.',
         querystring: RatesQuery,
         response: { 200: withExample(RatesAnswer, ratesAnswer), ...errorResponses(400, 429, 503) },
       },
@@ -30,8 +30,9 @@ export const pricingRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app
     async (request, reply) => {
       const view = (request.query.as ?? 'DIVISOR').toUpperCase() as RatesView;
       if (!VIEWS.has(view)) throw invalidValue('as', 'as must be DIVISOR, MULTIPLIER or PRICED.');
-      // Pre-rendered JSON bytes per price snapshot: sent as is.
-      return reply.type('application/json; charset=utf-8').send(await ratesAs(ctx, view));
+      // Pre-rendered JSON bytes per price snapshot and format: sent as is.
+      const bytes = await ratesAs(ctx, view, request.query.format);
+      return reply.type('application/json; charset=utf-8').send(bytes);
     },
   );
 };

@@ -9,7 +9,7 @@ import { type FeeSchedule, type FeeScheduleJson, feeScheduleJson, parseFeeSchedu
 import { parseUsdPrices } from './price-input.ts';
 import type { PriceSnapshot, RateSource } from './prices.ts';
 import { computeQuote, type PricedQuote, type QuoteInput } from './quote.ts';
-import { type RatesView, ratesJson } from './rates.ts';
+import { type RatesFormat, type RatesView, ratesJson } from './rates.ts';
 import { ReferenceRateSource } from './reference-source.ts';
 import { type PricingSettings, PricingSettingsCache } from './settings.ts';
 import { readReferencePrices, upsertReferencePrices, writeFeeSchedule } from './store.ts';
@@ -126,8 +126,8 @@ export function assertSellableBy(schedule: FeeSchedule, sale: Sale): void {
   }
 }
 
-export async function ratesAs(ctx: AppContext, view: RatesView): Promise<Buffer> {
-  return ratesJson(await currentPrices(ctx), view);
+export async function ratesAs(ctx: AppContext, view: RatesView, format?: RatesFormat): Promise<Buffer> {
+  return ratesJson(await currentPrices(ctx), view, format);
 }
 
 /** PUT /operator/v1/rates: upserts reference prices; the change and its audit row commit together. */

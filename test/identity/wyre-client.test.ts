@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp } from '../helpers/app.ts';
+import { operatorHeaders, type TestApp } from '../helpers/app.ts';
 import { createPartner, type PartnerCredentials } from '../helpers/partner.ts';
 import {
   ACCOUNT_ID,
@@ -19,7 +19,12 @@ interface WyreClientLike {
   masqueraded(target: string): WyreClientLike;
 }
 const { WyreClient } = createRequire(import.meta.url)('@wyre/api') as {
-  WyreClient: new (config: { apiKey: string; secretKey: string; baseUrl: string }) => WyreClientLike;
+  WyreClient: new (config: {
+    apiKey: string;
+    secretKey: string;
+    baseUrl: string;
+    format?: string;
+  }) => WyreClientLike;
 };
 
 let t: TestApp;
@@ -54,6 +59,34 @@ describe('@wyre/api against Rampart', () => {
     expect(seen.at(-1)?.version).toBe('2');
     const replays = await rows(t, 'SELECT signature FROM signature_replays');
     expect(replays.length).toBeGreaterThan(0);
+  });
+
+  it('format: "json_numberstring", as its README suggests, answers balances as decimal strings', async () => {
+    const credited = await fetch(`${t.baseUrl}/operator/v1/ledger/credits`, {
+      method: 'POST',
+      headers: operatorHeaders(),
+      body: JSON.stringify({
+        owner: `account:${partner.accountId}`,
+        currency: 'ETH',
+        amount: '0.123456789012345678',
+      }),
+    });
+    expect(credited.status).toBe(200);
+    const strings = new WyreClient({
+      apiKey: partner.apiKey,
+      secretKey: partner.secretKey,
+      baseUrl: t.baseUrl,
+      format: 'json_numberstring',
+    });
+    const account = (await strings.get(`/v3/accounts/${partner.accountId}`)) as AccountView;
+    expect(seen.at(-1)?.url).toMatch(/&format=json_numberstring$/);
+    expect(account).toMatchObject({
+      totalBalances: { ETH: '0.123456789012345678' },
+      availableBalances: { ETH: '0.123456789012345678' },
+    });
+    expect(typeof account.createdAt).toBe('number');
+    const numbers = (await client.get(`/v3/accounts/${partner.accountId}`)) as AccountView;
+    expect(numbers.totalBalances).toEqual({ ETH: 0.12345678901234568 });
   });
 
   it('POST /v3/accounts with subaccount: true, then reads it through client.masqueraded(subId)', async () => {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { serializeJson } from '../../src/platform/json.ts';
+import { serializeJson, serializeJsonNumberStrings, serializerFor } from '../../src/platform/json.ts';
 import { Money } from '../../src/platform/money.ts';
 
 describe('serializeJson', () => {
@@ -83,5 +83,42 @@ describe('serializeJson', () => {
 
   it('writes an invalid Date as null, as JSON.stringify does', () => {
     expect(serializeJson({ at: new Date(Number.NaN) })).toBe('{"at":null}');
+  });
+});
+
+describe('serializeJsonNumberStrings (format=json_numberstring)', () => {
+  it('writes every Decimal as a string of the same exact text, and nothing else differently', () => {
+    const value = {
+      sourceAmount: new Money('104.40'),
+      fees: { USD: new Money('3.2'), ETH: new Money('1e-18') },
+      list: [new Money('-12.50'), 7],
+      createdAt: new Date(5),
+      count: 3,
+      label: '1.5',
+    };
+    expect(serializeJsonNumberStrings(value)).toBe(
+      '{"sourceAmount":"104.4","fees":{"USD":"3.2","ETH":"0.000000000000000001"},"list":["-12.5",7],"createdAt":5,"count":3,"label":"1.5"}',
+    );
+    expect(serializeJson(value)).toBe(
+      '{"sourceAmount":104.4,"fees":{"USD":3.2,"ETH":0.000000000000000001},"list":[-12.5,7],"createdAt":5,"count":3,"label":"1.5"}',
+    );
+    expect(serializeJsonNumberStrings(new Money('1e30'))).toBe('"1000000000000000000000000000000"');
+  });
+
+  it('leaves the default serializer as it was, even after a call that threw', () => {
+    const hostile = {
+      get amount(): never {
+        throw new Error('getter');
+      },
+    };
+    expect(() => serializeJsonNumberStrings(hostile)).toThrow('getter');
+    expect(serializeJson({ amount: new Money('1.5') })).toBe('{"amount":1.5}');
+  });
+
+  it('is chosen by the format parameter only for json_numberstring', () => {
+    expect(serializerFor('json_numberstring')).toBe(serializeJsonNumberStrings);
+    for (const format of [undefined, 'json', 'JSON_NUMBERSTRING', ['json_numberstring']]) {
+      expect(serializerFor(format)).toBe(serializeJson);
+    }
   });
 });

@@ -3,7 +3,7 @@ import type { Clock } from '../clock.ts';
 import { open, seal, sha256Hex } from '../crypto.ts';
 import { type Db, type Tx, withTransaction } from '../db/pool.ts';
 import { ApiError } from '../errors.ts';
-import { serializeJson } from '../json.ts';
+import { serializerFor } from '../json.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -64,6 +64,8 @@ function idempotencyKey(request: FastifyRequest): string | undefined {
   }
   return header;
 }
+
+const formatOf = (request: FastifyRequest) => (request.query as { format?: unknown } | undefined)?.format;
 
 /**
  * Same key means same request only if path, query and body bytes are the same; the signature
@@ -157,7 +159,9 @@ export async function runIdempotent<T>(
     }
     if (stored) return new ReplayedAnswer(stored.response_status, storedBody(deps, stored, key));
     const result = await effect(tx);
-    const body = serializeJson(result);
+    // Stored in the format this request asked for: `format` is part of the fingerprint, so only a
+    // request with the same format can replay it.
+    const body = serializerFor(formatOf(request))(result);
     const sealed = request.routeOptions.config.answerCarriesSecret
       ? seal(deps.config.masterKey, body, answerAad(scope, key))
       : null;
