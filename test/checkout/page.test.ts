@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHECKOUT_SECURITY_HEADERS } from '../../src/checkout/routes.ts';
 import { consumeReservation } from '../../src/orders/service.ts';
 import { withTransaction } from '../../src/platform/db/pool.ts';
+import { Money } from '../../src/platform/money.ts';
+import { DEFAULT_USD_PRICES } from '../../src/pricing/default-prices.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { expectEnvelopeResponse } from '../helpers/http.ts';
 import { createPartner, type PartnerCredentials } from '../helpers/partner.ts';
@@ -84,6 +86,49 @@ describe('GET /purchase', () => {
     expect(text).toContain('<a href="https://merchant.example/failed">Cancel and return to the merchant</a>');
     // Card inputs carry no name: a form sent without our script cannot carry the card.
     expect(text).toMatch(/<input id="f-card-number"(?![^>]*\sname=)[^>]*>/);
+  });
+
+  it('shows fees that add up to the charge: 25 USD of ETH is 25 + 1.03 + 0.0004 ETH × 3000 = 27.23', async () => {
+    // The parts as a buyer adds them up: the network fee at the price of ETH (3000 USD, the
+    // sandbox reference), not through the rounded rate the page shows.
+    const ethUsd = new Money(DEFAULT_USD_PRICES.ETH!);
+    const addUp = (purchase: string, fees: string) =>
+      fees
+        .split(' + ')
+        .map((part) => part.split(' '))
+        .reduce(
+          (sum, [amount, code]) =>
+            sum.add(
+              code === 'ETH' ? new Money(amount!).mul(ethUsd).toDecimalPlaces(2, Money.ROUND_UP) : amount!,
+            ),
+          new Money(purchase),
+        )
+        .toFixed(2);
+    const locked = await checkoutLink(t, partner, checkoutBody(partner, { sourceAmount: '25' }));
+    const text = await (await get(locked.path)).text();
+    const fees = /<dd id="quote-fees">([^<]+)<\/dd>/.exec(text)?.[1] ?? '';
+    expect(fees.split(' + ').sort()).toEqual(['0.0004 ETH', '1.03 USD']);
+    expect(text).toContain('<dd id="quote-source-amount">27.23 USD</dd>');
+    expect(addUp('25', fees)).toBe('27.23');
+    // The page's JSON, for a locked and for a picked amount, says the same.
+    const { reservation } = await checkoutLink(t, partner, {
+      amount: '50',
+      sourceCurrency: 'USD',
+      referrerAccountId: partner.accountId,
+      country: 'US',
+    });
+    for (const body of [{ reservation: locked.reservation }, { reservation, amount: '25' }]) {
+      const response = await postJson(t, '/purchase/quote', {
+        accountId: partner.accountId,
+        sourceCurrency: 'USD',
+        destCurrency: 'ETH',
+        ...body,
+      });
+      const quote = (await response.json()) as { sourceAmount: string; fees: Record<string, string> };
+      expect(quote.sourceAmount).toBe('27.23');
+      const shown = Object.entries(quote.fees).map(([code, amount]) => `${amount} ${code}`);
+      expect(addUp('25', shown.join(' + '))).toBe(quote.sourceAmount);
+    }
   });
 
   it('shows locked fields read-only and lets the buyer pick an amount when the rate is not locked', async () => {
