@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLedger } from '../../src/ledger/service.ts';
 import { Money, roundFee, roundPayout } from '../../src/platform/money.ts';
+import { DEFAULT_USD_PRICES } from '../../src/pricing/default-prices.ts';
 import type { OrderRow } from '../../src/wallet-orders/store.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { bearerFetch, createPartner, type PartnerCredentials } from '../helpers/partner.ts';
@@ -164,29 +165,30 @@ describe('invariants', () => {
     let capturedExpected = new Money(0);
     for (const order of orders) {
       expect(order.status).toBe('COMPLETE');
-      const rate = new Money(order.exchange_rate);
+      // The exact price P (USD per destination unit, the source being USD), never the shown rate.
+      const price = new Money(DEFAULT_USD_PRICES[order.dest_currency]!);
       const withoutFees = new Money(order.purchase_amount);
       const networkFeeInSource = roundFee(
-        new Money(order.fees[order.dest_currency]!).div(rate),
+        new Money(order.fees[order.dest_currency]!).mul(price),
         order.source_currency,
       );
       const sourceFee = new Money(order.fees[order.source_currency]!);
-      // Charged = what the crypto cost at the locked rate + the card fee + the network fee.
+      // Charged = what the crypto cost at the locked price + the card fee + the network fee.
       expect(new Money(order.source_amount).eq(withoutFees.plus(sourceFee).plus(networkFeeInSource))).toBe(
         true,
       );
-      // Delivered = the purchase at the locked rate, to the smallest source unit: never more than
+      // Delivered = the purchase at the locked price, to the smallest source unit: never more than
       // W buys, and less than one cent's worth below it.
       const delivered = new Money(order.dest_amount);
-      const bought = withoutFees.mul(rate);
+      const bought = withoutFees.div(price);
       expect(delivered.lte(bought)).toBe(true);
-      expect(delivered.gt(withoutFees.minus('0.01').mul(rate))).toBe(true);
+      expect(delivered.gt(withoutFees.minus('0.01').div(price))).toBe(true);
       if (
         order.fees[order.dest_currency] !== undefined &&
         !delivered.eq(roundPayout(bought, order.dest_currency))
       ) {
         // Only the "destAmount, fees on top" case fixes delivered first and rounds W up from it.
-        expect(roundFee(delivered.div(rate), order.source_currency).eq(withoutFees)).toBe(true);
+        expect(roundFee(delivered.mul(price), order.source_currency).eq(withoutFees)).toBe(true);
       }
       capturedExpected = capturedExpected.plus(order.source_amount);
     }
