@@ -126,6 +126,8 @@ export function pricedCurrencies(snapshot: PriceSnapshot): readonly string[] {
 
 export type RatesView = 'DIVISOR' | 'MULTIPLIER' | 'PRICED';
 
+export type RatesFormat = 'json' | 'json_numberstring';
+
 /**
  * GET /v3/rates keyed `<FROM><TO>` (facts §1.6): MULTIPLIER = destination per source unit
  * (source × rate = dest), DIVISOR = source per destination unit (source ÷ rate = dest), PRICED
@@ -134,11 +136,9 @@ export type RatesView = 'DIVISOR' | 'MULTIPLIER' | 'PRICED';
  * change far less often than it is read, and an answer of about 11 KB sent as a string is
  * measured and encoded again on every request.
  */
-export type RatesFormat = 'json' | 'json_numberstring';
-
 interface RenderedRates {
   views: Record<RatesView, unknown>;
-  bytes: Map<string, Buffer>;
+  bytes: Record<RatesFormat, Map<RatesView, Buffer>>;
 }
 
 const rendered = new WeakMap<PriceSnapshot, RenderedRates>();
@@ -146,14 +146,14 @@ const rendered = new WeakMap<PriceSnapshot, RenderedRates>();
 export function ratesJson(snapshot: PriceSnapshot, view: RatesView, format: RatesFormat = 'json'): Buffer {
   let cached = rendered.get(snapshot);
   if (!cached) {
-    cached = { views: ratesViews(snapshot), bytes: new Map() };
+    cached = { views: ratesViews(snapshot), bytes: { json: new Map(), json_numberstring: new Map() } };
     rendered.set(snapshot, cached);
   }
-  const key = `${view} ${format}`;
-  let bytes = cached.bytes.get(key);
+  const byView = cached.bytes[format] ?? cached.bytes.json;
+  let bytes = byView.get(view);
   if (!bytes) {
     bytes = Buffer.from(serializerFor(format)(cached.views[view]));
-    cached.bytes.set(key, bytes);
+    byView.set(view, bytes);
   }
   return bytes;
 }
