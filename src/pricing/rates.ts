@@ -129,9 +129,9 @@ export type RatesView = 'DIVISOR' | 'MULTIPLIER' | 'PRICED';
 export type RatesFormat = 'json' | 'json_numberstring';
 
 /**
- * GET /v3/rates keyed `<FROM><TO>` (facts §1.6): MULTIPLIER = destination per source unit
- * (source × rate = dest), DIVISOR = source per destination unit (source ÷ rate = dest), PRICED
- * both, keyed by currency. Built once per snapshot and kept as UTF-8 bytes of JSON, per view and
+ * GET /v3/rates keyed `<FROM><TO>` (docs/contract.md, Rates): MULTIPLIER = destination per
+ * source unit (source × rate = dest), DIVISOR = source per destination unit (source ÷ rate =
+ * dest), PRICED both, keyed by currency. Built once per snapshot and kept as UTF-8 bytes of JSON, per view and
  * per `format` (numbers, or json_numberstring's strings): the endpoint is public and hot, prices
  * change far less often than it is read, and an answer of about 11 KB sent as a string is
  * measured and encoded again on every request.
