@@ -1,6 +1,8 @@
+import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.ts';
 import { parseJsonExact } from '../json-parse.ts';
+import { lingerUntilBodyRead } from './lingering-close.ts';
 import { unstorableTextPath } from './unstorable-text.ts';
 
 declare module 'fastify' {
@@ -78,6 +80,7 @@ function parsePendingBody(request: FastifyRequest): void {
  */
 export function installBodyParsers(app: FastifyInstance, beforeParse?: BeforeParse) {
   app.removeAllContentTypeParsers();
+  installLingeringClose(app);
   app.addContentTypeParser(
     /^application\/([\w.+-]+\+)?json(\s*;.*)?$/i,
     { parseAs: 'buffer' },
@@ -113,5 +116,29 @@ export function installBodyParsers(app: FastifyInstance, beforeParse?: BeforePar
       ),
       undefined,
     );
+  });
+}
+
+/**
+ * A request refused before its body was read (413 over the body limit, with `Connection: close`
+ * from Fastify) gets its answer read by the client: the connection closes only once the rest of
+ * the body has been read and dropped, within bounds (see lingering-close.ts). Such refusals go
+ * through the error path, so this costs nothing on requests that succeed.
+ */
+function installLingeringClose(app: FastifyInstance) {
+  const lingering = new Set<Socket>();
+  app.addHook('onError', (request, reply, _error, done) => {
+    const closing = /close/i.test(String(reply.getHeader('connection') ?? ''));
+    if (closing && !request.raw.complete && !lingering.has(request.raw.socket)) {
+      const socket = lingerUntilBodyRead(request.raw);
+      lingering.add(socket);
+      socket.once('close', () => lingering.delete(socket));
+    }
+    done();
+  });
+  // Shutting down: a client still sending an unwanted body is not waited for.
+  app.addHook('preClose', (done) => {
+    for (const socket of lingering) socket.destroy();
+    done();
   });
 }
