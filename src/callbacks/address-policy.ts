@@ -26,9 +26,10 @@ const NON_PUBLIC_V4: [string, number][] = [
   ['240.0.0.0', 4],
 ];
 
-// Unspecified, loopback and the deprecated IPv4-compatible block (all of ::/96), discard,
-// IETF protocol assignments (Teredo among them), documentation, NAT64 local use, unique-local,
-// link-local, site-local, multicast. IPv4-mapped, NAT64 and 6to4 are judged by the IPv4 they carry.
+// Unspecified, loopback and the deprecated IPv4-compatible block (all of ::/96, which no network
+// routes), discard, IETF protocol assignments (Teredo among them, whose client address hides
+// behind a relay), documentation, NAT64 local use, unique-local, link-local, site-local,
+// multicast. The forms in IPV4_EMBEDDINGS are judged by the IPv4 address they carry instead.
 const NON_PUBLIC_V6: [string, number][] = [
   ['::', 96],
   ['100::', 64],
@@ -39,6 +40,14 @@ const NON_PUBLIC_V6: [string, number][] = [
   ['fe80::', 10],
   ['fec0::', 10],
   ['ff00::', 8],
+];
+
+/** IPv6 ranges whose addresses stand for an IPv4 address: their leading bytes, and where the IPv4 sits. */
+const IPV4_EMBEDDINGS: { range: string; prefix: number[]; at: number }[] = [
+  { range: 'IPv4-mapped ::ffff:0:0/96', prefix: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff], at: 12 },
+  { range: 'IPv4-translated ::ffff:0:0:0/96', prefix: [0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0, 0], at: 12 },
+  { range: 'NAT64 64:ff9b::/96', prefix: [0, 0x64, 0xff, 0x9b, 0, 0, 0, 0, 0, 0, 0, 0], at: 12 },
+  { range: '6to4 2002::/16', prefix: [0x20, 0x02], at: 2 },
 ];
 
 const nonPublic = new BlockList();
@@ -68,14 +77,12 @@ export function ipv6Bytes(address: string): number[] {
   return bytes;
 }
 
-/** The IPv4 address an IPv6 address stands for (IPv4-mapped, NAT64 64:ff9b::/96, 6to4), if any. */
+/** The IPv4 address an IPv6 address stands for (see IPV4_EMBEDDINGS), if any. */
 export function embeddedIpv4(address: string): string | undefined {
-  const b = ipv6Bytes(address);
-  const zeros = (from: number, to: number) => b.slice(from, to).every((x) => x === 0);
-  if (zeros(0, 10) && b[10] === 0xff && b[11] === 0xff) return b.slice(12, 16).join('.');
-  if (b[0] === 0 && b[1] === 0x64 && b[2] === 0xff && b[3] === 0x9b && zeros(4, 12))
-    return b.slice(12, 16).join('.');
-  if (b[0] === 0x20 && b[1] === 0x02) return b.slice(2, 6).join('.');
+  const bytes = ipv6Bytes(address);
+  for (const { prefix, at } of IPV4_EMBEDDINGS) {
+    if (prefix.every((byte, index) => bytes[index] === byte)) return bytes.slice(at, at + 4).join('.');
+  }
   return undefined;
 }
 

@@ -65,12 +65,64 @@ describe('address policy', () => {
       expect(addressAllowed(address, SANDBOX)).toBe(false);
   });
 
-  it('reads the IPv4 inside mapped, NAT64 and 6to4 addresses', () => {
+  it('reads the IPv4 inside mapped, translated, NAT64 and 6to4 addresses', () => {
     expect(embeddedIpv4('::ffff:7f00:1')).toBe('127.0.0.1');
     expect(embeddedIpv4('::ffff:10.9.8.7')).toBe('10.9.8.7');
+    expect(embeddedIpv4('::ffff:0:7f00:1')).toBe('127.0.0.1');
+    expect(embeddedIpv4('::ffff:0:10.9.8.7')).toBe('10.9.8.7');
     expect(embeddedIpv4('64:ff9b::a9fe:a9fe')).toBe('169.254.169.254');
     expect(embeddedIpv4('2002:c0a8:101::1')).toBe('192.168.1.1');
     expect(embeddedIpv4('2606:4700::1')).toBeUndefined();
+    expect(embeddedIpv4('::7f00:1')).toBeUndefined();
+  });
+
+  // Every way an IPv6 address can stand for (or hide) an IPv4 one, as the URL of a callback.
+  // [host, allowed in production, allowed in sandbox (which also takes loopback)]
+  const embedded: [string, boolean, boolean][] = [
+    // IPv4-mapped ::ffff:0:0/96
+    ['[::ffff:127.0.0.1]', false, true],
+    ['[::ffff:7f00:1]', false, true],
+    ['[0:0:0:0:0:ffff:7f00:1]', false, true],
+    ['[::FFFF:A9FE:A9FE]', false, false],
+    ['[::ffff:10.0.0.1]', false, false],
+    ['[::ffff:8.8.8.8]', true, true],
+    // IPv4-translated ::ffff:0:0:0/96 (RFC 2765)
+    ['[::ffff:0:7f00:1]', false, true],
+    ['[::ffff:0:127.0.0.1]', false, true],
+    ['[0:0:0:0:ffff:0:7f00:1]', false, true],
+    ['[::ffff:0:a9fe:a9fe]', false, false],
+    ['[::ffff:0:c0a8:101]', false, false],
+    ['[::ffff:0:0:0]', false, false],
+    ['[::ffff:0:808:808]', true, true],
+    // IPv4-compatible ::/96 (deprecated): refused whatever it carries
+    ['[::127.0.0.1]', false, false],
+    ['[::7f00:1]', false, false],
+    ['[::8.8.8.8]', false, false],
+    ['[::]', false, false],
+    ['[::1]', false, true],
+    // NAT64 well-known prefix 64:ff9b::/96, and the local-use 64:ff9b:1::/48
+    ['[64:ff9b::127.0.0.1]', false, true],
+    ['[64:ff9b::a9fe:a9fe]', false, false],
+    ['[64:ff9b::a00:1]', false, false],
+    ['[64:ff9b::808:808]', true, true],
+    ['[64:ff9b:1::808:808]', false, false],
+    // 6to4 2002::/16
+    ['[2002:7f00:1::]', false, true],
+    ['[2002:a9fe:a9fe::1]', false, false],
+    ['[2002:c0a8:101:1::1]', false, false],
+    ['[2002:808:808::1]', true, true],
+    // Teredo 2001::/32 (and the rest of 2001::/23)
+    ['[2001:0:4136:e378:8000:63bf:3fff:fdd2]', false, false],
+    ['[2001::7f00:1]', false, false],
+    ['[2001:2::1]', false, false],
+    // Ordinary public IPv6
+    ['[2606:4700:4700::1111]', true, true],
+  ];
+
+  it.each(embedded)('https://%s/hook: production %s, sandbox %s', (host, production, sandbox) => {
+    const address = new URL(`https://${host}/hook`).hostname.slice(1, -1);
+    expect(addressAllowed(address, PRODUCTION)).toBe(production);
+    expect(addressAllowed(address, SANDBOX)).toBe(sandbox);
   });
 });
 
@@ -100,6 +152,10 @@ describe('production refuses callback URLs that could reach inside', () => {
     ['https://[::1]/hook', 'validation.forbiddenCallbackHost'],
     ['https://[::ffff:127.0.0.1]/hook', 'validation.forbiddenCallbackHost'],
     ['https://[::ffff:a9fe:a9fe]/hook', 'validation.forbiddenCallbackHost'],
+    ['https://[::ffff:0:7f00:1]/', 'validation.forbiddenCallbackHost'],
+    ['https://[::ffff:0:a9fe:a9fe]/hook', 'validation.forbiddenCallbackHost'],
+    ['https://[64:ff9b::7f00:1]/hook', 'validation.forbiddenCallbackHost'],
+    ['https://[2002:a9fe:a9fe::]/hook', 'validation.forbiddenCallbackHost'],
     ['https://[fe80::1]/hook', 'validation.forbiddenCallbackHost'],
     ['https://[fd00::1]/hook', 'validation.forbiddenCallbackHost'],
     ['https://169.254.169.254/latest/meta-data', 'validation.forbiddenCallbackHost'],
