@@ -61,6 +61,11 @@ export interface Config {
   checkoutFailedAttempts: { perReservation: number; perCardPerHour: number; perIpPerHour: number };
   /** Automatic retries of a failed callback, with exponential backoff (spec §6: one attempt by default). */
   callbackRetries: number;
+  /**
+   * Sandbox only: callbacks may go to this machine's loopback (a partner's receiver on its own
+   * machine). A sandbox hosted for others turns it off; production never allows it.
+   */
+  callbackAllowLoopback: boolean;
   /** Sandbox: how long the simulated chain takes to settle an outgoing send. */
   sandboxChainDelayMs: number;
 }
@@ -199,6 +204,13 @@ function rateFeed(env: Env, source: 'reference' | 'feed'): Config['rateFeed'] {
   return { url, intervalMs, timeoutMs, staleAfterMs };
 }
 
+function callbackAllowLoopback(env: Env, runEnv: Config['env']): boolean {
+  const allowed = booleanSetting(env, 'RAMPART_CALLBACK_ALLOW_LOOPBACK', runEnv === 'sandbox');
+  if (allowed && runEnv === 'production')
+    throw new ConfigError('RAMPART_CALLBACK_ALLOW_LOOPBACK', 'cannot be true when RAMPART_ENV=production');
+  return allowed;
+}
+
 function checkoutUrl(env: Env, urls: string[]): string {
   const raw = httpUrl(env, 'RAMPART_CHECKOUT_URL');
   if (raw === undefined) return urls[0]!;
@@ -255,6 +267,7 @@ export function loadConfig(env: Env = process.env): Config {
       perIpPerHour: intSetting(env, 'RAMPART_CHECKOUT_MAX_FAILED_ATTEMPTS_PER_IP_HOUR', 20, 1, 1_000_000),
     },
     callbackRetries: intSetting(env, 'RAMPART_CALLBACK_RETRIES', 0, 0, 10),
+    callbackAllowLoopback: callbackAllowLoopback(env, runEnv),
     sandboxChainDelayMs: intSetting(env, 'RAMPART_SANDBOX_CHAIN_DELAY_MS', 2000, 0, 600_000),
   };
 }

@@ -11,7 +11,8 @@ export const CreateSubscriptionBody = Type.Object(
     notifyTarget: Type.String({
       minLength: 1,
       maxLength: MAX_NOTIFY_URL_LENGTH,
-      description: 'Where callbacks are POSTed: https with a public address (sandbox also http and loopback)',
+      description:
+        'Where callbacks are POSTed: https with a public address (sandbox also http and, unless RAMPART_CALLBACK_ALLOW_LOOPBACK is false, loopback)',
     }),
   },
   { additionalProperties: false },
@@ -24,7 +25,8 @@ export const Subscription = Type.Object({
   notifyTarget: Type.String(),
   createdAt: Type.Integer({ description: 'epoch ms' }),
   failure: Type.Union([Type.String(), Type.Null()], {
-    description: 'Why the last attempt failed; null after a success',
+    description:
+      'How the last attempt failed, coarsely: `refusedByReceiver (HTTP <status>)` (any answer but 200, redirects included), `unreachable` (address refused, DNS, connection or TLS failed) or `timedOut`; null after a success or before the first attempt',
   }),
   failCount: Type.Integer({ description: 'Failed attempts since the last success' }),
 });

@@ -3,6 +3,7 @@ import https from 'node:https';
 import { hmacSha256Hex } from '../platform/crypto.ts';
 import { type AddressRules, addressAllowed } from './address-policy.ts';
 import { MAX_ERROR_LENGTH } from './limits.ts';
+import type { DeliveryOutcome } from './outcome.ts';
 import { ipLiteral, pinnedLookup } from './url-policy.ts';
 
 export const SIGNATURE_HEADER = 'X-Rampart-Signature';
@@ -16,6 +17,8 @@ export function signatureHeader(secret: string, timestampMs: number, body: strin
 export interface SendResult {
   /** 200 only (spec §6: "the receiver answers 200"); redirects are not followed. */
   accepted: boolean;
+  /** The coarse outcome partners see; `error` is the detail for the operator and logs. */
+  outcome: DeliveryOutcome;
   statusCode: number | null;
   error: string | null;
   latencyMs: number;
@@ -29,18 +32,25 @@ export interface SendOptions {
   rules: AddressRules & { schemes: string[] };
 }
 
+/** The attempt's deadline passed (DNS, connect, TLS or waiting for the response head). */
+class DeliveryTimeout extends Error {}
+
 /**
  * One POST of a callback. Never throws: every way it can go wrong (refused address, DNS,
  * connection reset, timeout, a status other than 200) becomes a SendResult with the reason.
  */
 export async function sendCallback(options: SendOptions): Promise<SendResult> {
   const started = performance.now();
-  const finish = (statusCode: number | null, error: string | null): SendResult => ({
-    accepted: statusCode === 200 && error === null,
-    statusCode,
-    error: error === null ? null : error.slice(0, MAX_ERROR_LENGTH),
-    latencyMs: Math.max(0, Math.round(performance.now() - started)),
-  });
+  const finish = (statusCode: number | null, error: string | null, timedOut = false): SendResult => {
+    const outcome = outcomeOf(statusCode, timedOut);
+    return {
+      accepted: outcome === 'delivered',
+      outcome,
+      statusCode,
+      error: error === null ? null : error.slice(0, MAX_ERROR_LENGTH),
+      latencyMs: Math.max(0, Math.round(performance.now() - started)),
+    };
+  };
   let url: URL;
   try {
     url = new URL(options.url);
@@ -56,8 +66,14 @@ export async function sendCallback(options: SendOptions): Promise<SendResult> {
     const statusCode = await post(url, options);
     return finish(statusCode, statusCode === 200 ? null : describeStatus(statusCode));
   } catch (error) {
-    return finish(null, (error as Error).message || 'request failed');
+    return finish(null, (error as Error).message || 'request failed', error instanceof DeliveryTimeout);
   }
+}
+
+function outcomeOf(statusCode: number | null, timedOut: boolean): DeliveryOutcome {
+  if (statusCode === 200) return 'delivered';
+  if (statusCode !== null) return 'refusedByReceiver';
+  return timedOut ? 'timedOut' : 'unreachable';
 }
 
 function describeStatus(statusCode: number): string {
@@ -84,7 +100,7 @@ function post(url: URL, options: SendOptions): Promise<number> {
     });
     // One deadline for the whole exchange (DNS, connect, TLS, response head), not an idle timer.
     const deadline = setTimeout(() => {
-      request.destroy(new Error(`timed out after ${options.timeoutMs} ms`));
+      request.destroy(new DeliveryTimeout(`timed out after ${options.timeoutMs} ms`));
     }, options.timeoutMs);
     request.on('response', (response) => {
       clearTimeout(deadline);

@@ -95,7 +95,7 @@ export async function countExplicitSubscriptions(q: Queryable, partnerId: string
   return rows[0]?.total ?? 0;
 }
 
-/** After an attempt: a failure counts up and keeps its reason; a success clears both. */
+/** After an attempt: a failure counts up and keeps its coarse outcome (outcome.ts); a success clears both. */
 export async function recordSubscriptionOutcome(q: Queryable, id: string, failure: string | null) {
   await q.query(
     `UPDATE callback_subscriptions

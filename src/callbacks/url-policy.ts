@@ -8,12 +8,17 @@ import { MAX_NOTIFY_URL_LENGTH } from './limits.ts';
 
 /**
  * Production: https only, public addresses only. Sandbox (the test environment, whose partners
- * run receivers on their own machines) also allows http and loopback receivers, never private,
- * link-local (cloud metadata) or other non-public ranges.
+ * run receivers on their own machines) also allows http and, unless RAMPART_CALLBACK_ALLOW_LOOPBACK
+ * turns it off (a sandbox hosted for others), loopback receivers; never private, link-local
+ * (cloud metadata) or other non-public ranges. The same rules apply when a URL is accepted, when
+ * a callback is sent and to the address the socket connects to.
  */
 export function urlRules(ctx: AppContext): AddressRules & { schemes: string[] } {
   const sandbox = ctx.config.env === 'sandbox';
-  return { allowLoopback: sandbox, schemes: sandbox ? ['https:', 'http:'] : ['https:'] };
+  return {
+    allowLoopback: sandbox && ctx.config.callbackAllowLoopback,
+    schemes: sandbox ? ['https:', 'http:'] : ['https:'],
+  };
 }
 
 /** The host of a parsed URL as an IP literal (brackets removed), or undefined for a DNS name. */

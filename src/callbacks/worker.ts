@@ -12,6 +12,7 @@ import {
   RETRY_BASE_MS,
   RETRY_CAP_MS,
 } from './limits.ts';
+import { partnerFailure } from './outcome.ts';
 import { type SendResult, sendCallback, signatureHeader } from './send.ts';
 import { recordSubscriptionOutcome } from './subscriptions-store.ts';
 import { urlRules } from './url-policy.ts';
@@ -127,7 +128,11 @@ export class DeliveryWorker {
         retryInMs,
       });
       if (owned && delivery.subscription_id)
-        await recordSubscriptionOutcome(tx, delivery.subscription_id, result.accepted ? null : result.error);
+        await recordSubscriptionOutcome(
+          tx,
+          delivery.subscription_id,
+          partnerFailure(result.outcome, result.statusCode),
+        );
     });
     return result;
   }

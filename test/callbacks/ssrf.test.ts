@@ -263,3 +263,75 @@ describe('sandbox', () => {
     }
   });
 });
+
+describe('a sandbox hosted for others (RAMPART_CALLBACK_ALLOW_LOOPBACK=false)', () => {
+  let t: TestApp;
+  let partner: PartnerCredentials;
+  let local: Receiver;
+
+  beforeAll(async () => {
+    t = await startTestApp({ env: { RAMPART_CALLBACK_ALLOW_LOOPBACK: 'false' } });
+    partner = await createPartner(t);
+    local = await startReceiver('accept');
+  });
+  afterAll(async () => {
+    await local.close();
+    await t.close();
+  });
+
+  const loopbackUrls = () => {
+    const port = new URL(local.url).port;
+    return [
+      `http://127.0.0.1:${port}/hooks`,
+      `http://127.1.2.3:${port}/hooks`,
+      `http://localhost:${port}/hooks`,
+      `http://[::1]:${port}/hooks`,
+      `http://[::ffff:127.0.0.1]:${port}/hooks`,
+      `http://[::ffff:0:7f00:1]:${port}/hooks`,
+    ];
+  };
+
+  it('refuses loopback receivers when a subscription is made, as production does', async () => {
+    for (const url of loopbackUrls()) {
+      const before = await snapshotTables(t.database.db, ['operator_audit', 'signature_replays']);
+      const response = await signedFetch(t, partner, {
+        method: 'POST',
+        path: '/v3/subscriptions',
+        body: JSON.stringify({ subscribeTo: `account:${partner.accountId}`, notifyTarget: url }),
+      });
+      await expectEnvelopeResponse(response, 400, 'ValidationException', {
+        errorCode: 'validation.forbiddenCallbackHost',
+        problematicField: 'notifyTarget',
+      });
+      expect(await snapshotTables(t.database.db, ['operator_audit', 'signature_replays'])).toEqual(before);
+    }
+  });
+
+  it('still takes http to a public address (only the address rules change)', async () => {
+    await expect(assertNotifyUrlAllowed(t.ctx, 'http://8.8.8.8/hook', 'notifyUrl')).resolves.toBeUndefined();
+  });
+
+  it('refuses a loopback receiver again when sending (queued before the setting, or a name that now resolves there)', async () => {
+    const transferId = await queueTransferCallbacks(t, partner.accountId);
+    const urls = loopbackUrls();
+    await t.ctx.db.query(
+      `INSERT INTO callback_deliveries (id, partner_id, trigger, url, body, status, max_attempts)
+       SELECT 'CB_LOOP' || lpad(n::text, 7, '2'), $1, $2, url, '{}', 'PENDING', 1
+       FROM unnest($3::text[]) WITH ORDINALITY AS u(url, n)`,
+      [partner.accountId, `transfer:${transferId}`, urls],
+    );
+    const worker = testWorker(t);
+    worker.start();
+    try {
+      const deliveries = await settled(t, `transfer:${transferId}`);
+      expect(deliveries).toHaveLength(urls.length);
+      for (const delivery of deliveries) {
+        expect(delivery.status).toBe('FAILED');
+        expect(delivery.last_error).toMatch(/forbidden address/);
+      }
+      expect(local.received).toHaveLength(0);
+    } finally {
+      await worker.stop();
+    }
+  });
+});
