@@ -118,4 +118,38 @@ describe('maskUrl', () => {
     expect(maskUrl('/v3/orders/WO_123?format=json')).toBe('/v3/orders/WO_123?format=json');
     expect(maskUrl('/healthz')).toBe('/healthz');
   });
+
+  const back = '/purchase?accountId=AC_1&reservation=R1&order=WO_1&orderToken=ORDERTOKEN123';
+  const once = encodeURIComponent(back);
+  it.each([
+    ['/onboarding/ONBOARDTOKEN1', '/onboarding/[REDACTED]'],
+    ['/onboarding/ONBOARDTOKEN1?x=1', '/onboarding/[REDACTED]?x=1'],
+    ['/%6Fnboarding/ONBOARDTOKEN1', '/%6Fnboarding/[REDACTED]'],
+    ['/api/onboarding/ONBOARDTOKEN1', '/api/onboarding/[REDACTED]'],
+    ['/sandbox/3ds/WO_1/THREEDSTOKEN1', '/sandbox/3ds/WO_1/[REDACTED]'],
+    [
+      `/sandbox/3ds/WO_1/THREEDSTOKEN1?returnUrl=${once}`,
+      `/sandbox/3ds/WO_1/[REDACTED]?returnUrl=${encodeURIComponent(back.replace('ORDERTOKEN123', '[REDACTED]'))}`,
+    ],
+    [
+      `/sandbox/3ds/WO_1/THREEDSTOKEN1?returnUrl=${encodeURIComponent(once)}`,
+      `/sandbox/3ds/WO_1/[REDACTED]?returnUrl=${encodeURIComponent(encodeURIComponent(back.replace('ORDERTOKEN123', '[REDACTED]')))}`,
+    ],
+    [
+      `/x?next=${encodeURIComponent('https://pay.example/onboarding/ONBOARDTOKEN1')}`,
+      `/x?next=${encodeURIComponent('https://pay.example/onboarding/[REDACTED]')}`,
+    ],
+    [
+      `/x?back=${encodeURIComponent('a=1&orderToken=ORDERTOKEN123')}`,
+      `/x?back=${encodeURIComponent('a=1&orderToken=[REDACTED]')}`,
+    ],
+    [back, back.replace('ORDERTOKEN123', '[REDACTED]')],
+    [
+      '/purchase?accountId=AC_1&redirectUrl=https%3A%2F%2Fm.example%2Fdone%3Fsession%3D42',
+      '/purchase?accountId=AC_1&redirectUrl=https%3A%2F%2Fm.example%2Fdone%3Fsession%3D42',
+    ],
+    ['/onboardingx/abc', '/onboardingx/abc'],
+  ])('masks capability tokens in paths and nested URLs: %s', (url, masked) => {
+    expect(maskUrl(url)).toBe(masked);
+  });
 });
