@@ -6,9 +6,16 @@ import { actingUser } from './access.ts';
 import { userErrors } from './errors.ts';
 import { FIELD_IDS, type FieldId } from './fields.ts';
 import { ONBOARDING_LINK_TTL_MS, signOnboardingToken, verifyOnboardingToken } from './onboarding-link.ts';
-import { type OnboardingStatus, REQUIREMENTS, type ScopeName, type ScopeStatus } from './scope-rules.ts';
-import { advanceScopes } from './scopes-service.ts';
-import { findUser, listScopes, setOnboardingStatus } from './users-store.ts';
+import {
+  type OnboardingStatus,
+  openFields,
+  REQUIREMENTS,
+  type ScopeName,
+  type ScopeStatus,
+  type UserFacts,
+} from './scope-rules.ts';
+import { advanceScopes, factsOf } from './scopes-service.ts';
+import { findUser, listScopes, type ScopeRow, setOnboardingStatus } from './users-store.ts';
 
 export interface OnboardingLink {
   userId: string;
@@ -49,15 +56,32 @@ export const onboardingErrors = {
     ),
 };
 
+/**
+ * Where the user stands, for the page to say: `needsInput` while any field a scope needs is OPEN,
+ * the identity check is not done or a payment method is missing; `underReview` once everything
+ * is in but a scope still waits for its review; `complete` only when every scope is APPROVED.
+ */
+export type OnboardingProgress = 'closed' | 'needsInput' | 'underReview' | 'complete';
+
+export interface ScopeNeeds {
+  scope: ScopeName;
+  status: ScopeStatus;
+  /** The scope's fields still OPEN (never provided, or returned by the operator with an error). */
+  openFields: FieldId[];
+  identityCheckNeeded: boolean;
+  paymentMethodNeeded: boolean;
+}
+
 export interface OnboardingPageModel {
   userId: string;
   firstName: string | null;
   onboarding: OnboardingStatus;
-  closed: boolean;
+  progress: OnboardingProgress;
   sandbox: boolean;
-  /** What the user's scopes still need, field by field, for the page to list. */
+  /** Every field the user's scopes need, with its status, for the page to list. */
   requirements: { fieldId: FieldId; status: 'OPEN' | 'SUBMITTED'; error: string | null }[];
-  scopes: { scope: ScopeName; status: ScopeStatus }[];
+  /** What each scope still needs. */
+  scopes: ScopeNeeds[];
 }
 
 async function userFromToken(ctx: AppContext, token: string) {
@@ -67,25 +91,52 @@ async function userFromToken(ctx: AppContext, token: string) {
   return check.claims;
 }
 
+function scopeNeeds(row: ScopeRow, facts: UserFacts): ScopeNeeds {
+  const needs = REQUIREMENTS[row.scope];
+  const open = openFields(row.scope, facts);
+  return {
+    scope: row.scope,
+    status: row.status,
+    // In the order the page lists fields in.
+    openFields: FIELD_IDS.filter((id) => open.includes(id)),
+    identityCheckNeeded: needs.onboarding && facts.onboarding === 'OPEN',
+    paymentMethodNeeded: needs.paymentMethod && !facts.hasActivePaymentMethod,
+  };
+}
+
+function progressOf(scopes: ScopeNeeds[], onboarding: OnboardingStatus): OnboardingProgress {
+  if (scopes.some((s) => s.status === 'CLOSED')) return 'closed';
+  const missing = scopes.some(
+    (s) => s.openFields.length > 0 || (s.status !== 'APPROVED' && s.paymentMethodNeeded),
+  );
+  // The page is where the identity check is made: not done yet is something still needed.
+  if (missing || onboarding === 'OPEN') return 'needsInput';
+  return scopes.every((s) => s.status === 'APPROVED') ? 'complete' : 'underReview';
+}
+
 export async function onboardingPage(ctx: AppContext, token: string): Promise<OnboardingPageModel> {
   const claims = await userFromToken(ctx, token);
   const user = await findUser(ctx.db, claims.partnerId, claims.userId);
   if (!user) throw onboardingErrors.invalidLink();
-  const scopes = await listScopes(ctx.db, user.partner_id, user.id);
-  const needed = new Set<FieldId>(scopes.flatMap((row) => REQUIREMENTS[row.scope].fields));
+  const [rows, facts] = await Promise.all([
+    listScopes(ctx.db, user.partner_id, user.id),
+    factsOf(ctx.db, user),
+  ]);
+  const scopes = rows.map((row) => scopeNeeds(row, facts));
+  const needed = new Set<FieldId>(rows.flatMap((row) => REQUIREMENTS[row.scope].fields));
   const firstName = user.fields.firstName?.value;
   return {
     userId: user.id,
     firstName: typeof firstName === 'string' ? firstName : null,
     onboarding: user.onboarding_status,
-    closed: scopes.some((row) => row.status === 'CLOSED'),
+    progress: progressOf(scopes, user.onboarding_status),
     sandbox: ctx.config.env === 'sandbox',
     requirements: FIELD_IDS.filter((id) => needed.has(id)).map((fieldId) => ({
       fieldId,
       status: user.fields[fieldId]?.status ?? 'OPEN',
       error: user.fields[fieldId]?.error ?? null,
     })),
-    scopes: scopes.map((row) => ({ scope: row.scope, status: row.status })),
+    scopes,
   };
 }
 

@@ -18,11 +18,11 @@ export async function approvedScopesOf(
   return scopes.filter((row) => row.status === 'APPROVED').map((row) => row.scope);
 }
 
-export async function factsOf(tx: Tx, user: UserRow): Promise<UserFacts> {
+export async function factsOf(q: Queryable, user: UserRow): Promise<UserFacts> {
   return {
     fields: user.fields,
     onboarding: user.onboarding_status,
-    hasActivePaymentMethod: await hasActivePaymentMethod(tx, user.partner_id, user.id),
+    hasActivePaymentMethod: await hasActivePaymentMethod(q, user.partner_id, user.id),
   };
 }
 

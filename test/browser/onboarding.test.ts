@@ -57,8 +57,18 @@ describe('hosted onboarding page', () => {
         ['identityCheck', 'still needed'],
       ]);
       await Promise.all([page.waitForURL(/\/onboarding\//), page.click('#submit-check')]);
-      expect(await page.textContent('#outcome')).toBe('Identity verification complete.');
+      // The identity check is done, but two fields are still OPEN: not "complete".
+      expect(await page.textContent('#outcome')).toBe(
+        'Identity check passed. Still needed: Residence address, Date of birth.',
+      );
       expect(await page.textContent('[data-field="identityCheck"] .status')).toBe('done');
+      const scopes = await page.$$eval('#scopes li', (lis) =>
+        lis.map((li) => [li.getAttribute('data-scope'), li.querySelector('.status')?.textContent]),
+      );
+      expect(scopes).toEqual([
+        ['TRANSFER', 'still needs Residence address, Date of birth'],
+        ['DEBIT_CARD_L2', 'still needs Residence address, Date of birth'],
+      ]);
     } finally {
       await page.close();
     }
@@ -76,6 +86,17 @@ describe('hosted onboarding page', () => {
       },
     });
     expect(((await done.json()) as { status: string }).status).toBe('APPROVED');
+    const again = await browser.newPage();
+    try {
+      await again.goto(await pageUrl(user.id));
+      expect(await again.textContent('#outcome')).toBe('Identity verification complete.');
+      expect(await again.$$eval('#scopes .status', (spans) => spans.map((s) => s.textContent))).toEqual([
+        'approved',
+        'approved',
+      ]);
+    } finally {
+      await again.close();
+    }
   });
 
   it('shows an injection attempt in a field value as text: no element, no script', async () => {

@@ -63,6 +63,48 @@ describe('sandbox onboarding', () => {
     expect((await linkFor(f.t, f.partner, user.id)).status).toBe('COMPLETE');
   });
 
+  it('never says complete while a field is OPEN: it lists what each scope still needs', async () => {
+    const user = await createUser(f.t, f.partner, {
+      fields: { firstName: 'Ada' },
+      scopes: ['TRANSFER', 'DEBIT_CARD_L2'],
+    });
+    const link = await linkFor(f.t, f.partner, user.id);
+    const done = await fetch(local(f.t, link.verificationLinkUrl), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: '',
+    });
+    const text = await done.text();
+    expect(text).not.toContain('complete');
+    expect(text).toContain(
+      'Identity check passed. Still needed: Last name, Residence address, Date of birth.',
+    );
+    expect(text).toMatch(
+      /data-scope="TRANSFER">Transfers:\s*<span class="status">still needs Last name, Residence address, Date of birth</,
+    );
+    expect(text).toMatch(
+      /data-scope="DEBIT_CARD_L2">Higher card limits:\s*<span class="status">still needs Last name/,
+    );
+    // Read again later, the page says the same.
+    const read = await (await fetch(local(f.t, link.verificationLinkUrl))).text();
+    expect(read).toContain('Still needed: Last name, Residence address, Date of birth.');
+  });
+
+  it('ACH without a bank account: the page asks for one, even with every field provided', async () => {
+    const user = await createUser(f.t, f.partner, { fields: TRANSFER_FIELDS, scopes: ['TRANSFER', 'ACH'] });
+    const link = await linkFor(f.t, f.partner, user.id);
+    const text = await (
+      await fetch(local(f.t, link.verificationLinkUrl), {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: '',
+      })
+    ).text();
+    expect(text).toContain('Identity check passed. Still needed: Bank account.');
+    expect(text).toMatch(/data-scope="TRANSFER">Transfers:\s*<span class="status">approved</);
+    expect(text).toMatch(/data-scope="ACH">Bank payments:\s*<span class="status">still needs Bank account</);
+  });
+
   it('a tampered link is an HTML 404 page and changes nothing', async () => {
     const user = await createUser(f.t, f.partner, {});
     const link = await linkFor(f.t, f.partner, user.id);
@@ -122,7 +164,7 @@ describe('production onboarding', () => {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: '',
     });
-    expect(await submitted.text()).toContain('Submitted. We will review your details.');
+    expect(await submitted.text()).toContain('Submitted. Your details are under review.');
     const read = await readUser(f.t, f.partner, user.id);
     expect(read.scopes.DEBIT_CARD_L2).toMatchObject({ status: 'PENDING', onboardingStatus: 'SUBMITTED' });
     await expectOk(
