@@ -129,8 +129,9 @@ function installLingeringClose(app: FastifyInstance) {
   const lingering = new Set<Socket>();
   app.addHook('onError', (request, reply, _error, done) => {
     const closing = /close/i.test(String(reply.getHeader('connection') ?? ''));
-    if (closing && !request.raw.complete && !lingering.has(request.raw.socket)) {
-      const socket = lingerUntilBodyRead(request.raw);
+    const socket = request.raw.socket as Socket | null;
+    if (closing && !request.raw.complete && socket && !socket.destroyed && !lingering.has(socket)) {
+      lingerUntilBodyRead(request.raw);
       lingering.add(socket);
       socket.once('close', () => lingering.delete(socket));
     }
