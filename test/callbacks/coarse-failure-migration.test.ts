@@ -3,7 +3,7 @@ import { migrate, readMigrations } from '../../src/platform/db/migrate.ts';
 import { freshDatabase, type TestDatabase } from '../helpers/db.ts';
 import { migrationDir } from '../helpers/migrations.ts';
 
-// Migration 038 rewrites the error texts stored in subscriptions' `failure` (which partners read)
+// Migration 035 rewrites the error texts stored in subscriptions' `failure` (which partners read)
 // to the coarse outcomes the worker now stores.
 let database: TestDatabase;
 beforeAll(async () => {
@@ -22,11 +22,11 @@ const STORED: [string, string | null, string | null][] = [
   ['DA_H', null, null],
 ];
 
-describe('migration 038 (coarse callback failures)', () => {
+describe('migration 035 (coarse callback failures)', () => {
   it('leaves partners only delivered / refusedByReceiver (HTTP n) / unreachable / timedOut', async () => {
     const files = await readMigrations();
     const before = await migrationDir(
-      Object.fromEntries(files.filter((f) => f.version < '038').map((f) => [f.name, f.sql])),
+      Object.fromEntries(files.filter((f) => f.version < '035').map((f) => [f.name, f.sql])),
     );
     try {
       await migrate(database.db, before.dir);
