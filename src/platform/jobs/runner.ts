@@ -1,5 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { isolateFailures } from '../db/failure-isolation.ts';
 import type { Db } from '../db/pool.ts';
+import { jobWorkLeftNothingDone } from './together-or-alone.ts';
 
 export interface ClaimedJob {
   id: number;
@@ -188,20 +190,34 @@ export class JobRunner {
     return [...grouped.values(), ...single];
   }
 
-  /** The unit's jobs that succeeded: a group all at once, or (alone, or after the group failed) each. */
+  /**
+   * The unit's jobs that succeeded: a group all at once, or (alone, or after the group failed)
+   * each, by the one rule of isolateFailures for a job's work (jobWorkLeftNothingDone).
+   */
   private async runUnit(unit: ClaimedJob[]): Promise<number[]> {
     const group = unit.length > 1 ? this.groupHandlers.get(unit[0]!.kind) : undefined;
-    if (group) {
-      try {
-        await group(unit);
-        return unit.map((job) => job.id);
-      } catch (error) {
-        this.log.warn(
-          { kind: unit[0]!.kind, jobs: unit.length, err: error },
-          'job group failed; running each alone',
-        );
-      }
-    }
+    if (!group) return this.runEachAlone(unit);
+    const outcomes = await isolateFailures(unit, {
+      together: async (jobs) => {
+        await group(jobs);
+        return jobs.map(() => true);
+      },
+      alone: (job) => this.run(job),
+      leftNothingDone: (error) => {
+        this.log.warn({ kind: unit[0]!.kind, jobs: unit.length, err: error }, 'job group failed');
+        return jobWorkLeftNothingDone(error);
+      },
+      oneAtATime: true,
+    });
+    return unit
+      .filter((_job, index) => {
+        const outcome = outcomes[index]!;
+        return 'output' in outcome && outcome.output;
+      })
+      .map((job) => job.id);
+  }
+
+  private async runEachAlone(unit: ClaimedJob[]): Promise<number[]> {
     const succeeded: number[] = [];
     for (const job of unit) if (await this.run(job)) succeeded.push(job.id);
     return succeeded;

@@ -2,12 +2,17 @@ import { isDatabaseUnavailable } from '../db/errors.ts';
 import { isolateFailures } from '../db/failure-isolation.ts';
 
 /**
+ * A job's work is safe to repeat (its handler skips what was already done), so a failed group of
+ * it may always be tried again item by item, but for a lost database: each item would fail the
+ * same way, so the items fail at once, whole, and are retried later as jobs are.
+ */
+export const jobWorkLeftNothingDone = (error: unknown) => !isDatabaseUnavailable(error);
+
+/**
  * A job that names several items (orders placed together, sends of one batch): all of them at
  * once, and if that fails, each alone, one after another, so one item that cannot be handled
- * holds up none of the others (isolateFailures). A job's work is safe to repeat (`one` skips the
- * items already handled, as every handler safe to repeat does), so any failure sends the items
- * alone but a lost database: each item would fail the same way, so the job fails whole at once.
- * Throws the first failure, so the job is retried.
+ * holds up none of the others (isolateFailures, by jobWorkLeftNothingDone; `one` skips the items
+ * already handled). Throws the first failure, so the job is retried.
  */
 export async function togetherOrEachAlone<T>(
   items: readonly T[],
@@ -20,7 +25,7 @@ export async function togetherOrEachAlone<T>(
       return [];
     },
     alone: one,
-    leftNothingDone: (error) => !isDatabaseUnavailable(error),
+    leftNothingDone: jobWorkLeftNothingDone,
     oneAtATime: true,
   });
   const failed = outcomes.find((outcome) => 'error' in outcome);

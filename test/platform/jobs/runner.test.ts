@@ -117,6 +117,45 @@ describe('JobRunner', () => {
     expect(await job(ids[2])).toMatchObject({ state: 'done' });
   });
 
+  it("runs a failed group's jobs each alone, so only the job at fault fails", async () => {
+    const runner = new JobRunner(database.db, log, 1000);
+    const alone: number[] = [];
+    runner.register('test.grouped', async (claimed) => {
+      alone.push(claimed.id);
+      if ((claimed.payload as { poisoned?: boolean }).poisoned) throw new Error('poisoned');
+    });
+    runner.registerGroup('test.grouped', async () => {
+      throw new Error('the group statement was refused');
+    });
+    const healthy = await enqueueJob(database.db, { kind: 'test.grouped', payload: {} });
+    const poisoned = await enqueueJob(database.db, { kind: 'test.grouped', payload: { poisoned: true } });
+
+    await runner.drain();
+    expect(alone.sort()).toEqual([healthy, poisoned].sort());
+    expect(await job(healthy)).toMatchObject({ state: 'done' });
+    expect(await job(poisoned)).toMatchObject({ state: 'failed', last_error: 'poisoned' });
+  });
+
+  it('leaves a group whose database was lost to be claimed again, running none of it alone', async () => {
+    const runner = new JobRunner(database.db, log, 1000);
+    const alone: number[] = [];
+    runner.register('test.grouped', async (claimed) => {
+      alone.push(claimed.id);
+    });
+    runner.registerGroup('test.grouped', async () => {
+      throw Object.assign(new Error('terminating connection due to administrator command'), {
+        code: '57P01',
+      });
+    });
+    const first = await enqueueJob(database.db, { kind: 'test.grouped', payload: {} });
+    const second = await enqueueJob(database.db, { kind: 'test.grouped', payload: {} });
+
+    await runner.drain();
+    expect(alone).toEqual([]);
+    expect(await job(first)).toMatchObject({ state: 'running', finished: false });
+    expect(await job(second)).toMatchObject({ state: 'running', finished: false });
+  });
+
   it('runs each of 20 jobs exactly once with two runners draining at the same time', async () => {
     const runners = ['a', 'b'].map((name) => {
       const runner = new JobRunner(name === 'a' ? database.db : otherPool, log, 1000);
