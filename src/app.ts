@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { callbackOperatorRoutes } from './callbacks/operator-routes.ts';
 import { callbackRoutes } from './callbacks/routes.ts';
 import { registerTransferVisibility } from './callbacks/subscriptions-service.ts';
+import { checkoutPartnerRoutes } from './checkout/partner-routes.ts';
 import { checkoutRoutes } from './checkout/routes.ts';
 import { awaitReadAudits, partnerAccess } from './identity/access.ts';
 import { accountExists } from './identity/accounts-service.ts';
@@ -102,6 +103,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions): Promise<
   await app.register(usersOperatorRoutes, { ctx });
   await app.register(onboardingWebRoutes, { ctx });
   await app.register(checkoutRoutes, { ctx });
+  await app.register(checkoutPartnerRoutes, { ctx });
   registerOwnerType('account', accountExists);
   registerOwnerType('user', userExists);
   await app.register(ledgerOperatorRoutes, { ctx });

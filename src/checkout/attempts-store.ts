@@ -83,7 +83,33 @@ export async function refusedAttemptsOf(q: Queryable, reservationId: string): Pr
   return rows[0]!.refused;
 }
 
-/** Housekeeping: attempts a day old count for no cap (an hour, or a reservation's lifetime). */
+export interface DeclinedAttempt {
+  atMs: number;
+  errorCode: string;
+  message: string;
+}
+
+/** The reservation's attempts the processor refused, oldest first. */
+export async function declinedAttemptsOf(q: Queryable, reservationId: string): Promise<DeclinedAttempt[]> {
+  const { rows } = await q.query<{ at_ms: string; error_code: string; error_message: string }>(
+    `SELECT (extract(epoch FROM at) * 1000)::bigint AS at_ms, error_code, error_message
+     FROM checkout_card_attempts WHERE reservation_id = $1 AND error_code IS NOT NULL ORDER BY id`,
+    [reservationId],
+  );
+  return rows.map((row) => ({
+    atMs: Number(row.at_ms),
+    errorCode: row.error_code,
+    message: row.error_message,
+  }));
+}
+
+/**
+ * Housekeeping. Attempts a day old count for no cap (an hour, or a reservation's lifetime); a
+ * refusal stays a month as the partner's record of why its buyer's card was declined.
+ */
 export async function purgeOldAttempts(db: Db): Promise<void> {
-  await db.query(`DELETE FROM checkout_card_attempts WHERE at < now() - interval '1 day'`);
+  await db.query(
+    `DELETE FROM checkout_card_attempts
+     WHERE at < now() - CASE WHEN error_code IS NULL THEN interval '1 day' ELSE interval '30 days' END`,
+  );
 }

@@ -1,10 +1,17 @@
 import { isIPv4, isIPv6 } from 'node:net';
 import { CardDeclinedError } from '../cards/errors.ts';
 import type { DeclineReason } from '../cards/processor.ts';
-import { retireReservation } from '../orders/service.ts';
+import type { Scope } from '../identity/types.ts';
+import { getReservation, retireReservation } from '../orders/service.ts';
 import type { AppContext } from '../platform/context.ts';
 import type { ApiError } from '../platform/errors.ts';
-import { beginAttempt, deleteAttempt, recordRefusal, refusedAttemptsOf } from './attempts-store.ts';
+import {
+  beginAttempt,
+  declinedAttemptsOf,
+  deleteAttempt,
+  recordRefusal,
+  refusedAttemptsOf,
+} from './attempts-store.ts';
 import { checkoutErrors } from './errors.ts';
 
 /**
@@ -125,4 +132,21 @@ async function refused(
 export async function spentByDeclines(ctx: AppContext, reservationId: string): Promise<boolean> {
   const count = await refusedAttemptsOf(ctx.db, reservationId);
   return count >= ctx.config.checkoutFailedAttempts.perReservation;
+}
+
+/**
+ * The partner's record of its buyers' declined cards on a reservation: the processor's reason for
+ * each, which the buyer was not told. Only the account that made the reservation reads it (the
+ * reservation's own visibility: any other caller gets 404).
+ */
+export async function declinedCardAttempts(ctx: AppContext, scope: Scope, reservationId: string) {
+  await getReservation(ctx, scope, reservationId);
+  const attempts = await declinedAttemptsOf(ctx.db, reservationId);
+  return {
+    data: attempts.map((attempt) => ({
+      createdAt: attempt.atMs,
+      errorCode: attempt.errorCode,
+      message: attempt.message,
+    })),
+  };
 }

@@ -104,3 +104,16 @@ export const CodesBody = Type.Object(
 export type CodesBody = Static<typeof CodesBody>;
 
 export const CodesAnswer = Type.Object({ walletOrderId: Type.String(), success: Type.Boolean() });
+
+/** GET /v3/orders/reservation/{reservationId}/cardAttempts: the declines the buyer was not told. */
+export const DeclinedCardAttempts = Type.Object({
+  data: Type.Array(
+    Type.Object({
+      createdAt: Type.Integer({ description: 'When the card was tried, epoch ms' }),
+      errorCode: Type.String({
+        description: 'What the partner API would have answered, e.g. validation.avs.zipcode',
+      }),
+      message: Type.String({ description: 'The processor’s reason, its decline code included' }),
+    }),
+  ),
+});

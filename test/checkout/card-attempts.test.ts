@@ -3,7 +3,7 @@ import { clientKey } from '../../src/checkout/attempts.ts';
 import { purgeOldAttempts } from '../../src/checkout/attempts-store.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { expectEnvelopeResponse } from '../helpers/http.ts';
-import { createPartner, type PartnerCredentials } from '../helpers/partner.ts';
+import { createPartner, type PartnerCredentials, signedFetch } from '../helpers/partner.ts';
 import {
   CARDS,
   createOrder,
@@ -111,7 +111,41 @@ describe('what the buyer is told of a decline', () => {
       expect(answers[0]!.message).toBe(
         'The card was declined. Check the card details and the billing address, or use another card.',
       );
-      // The partner's record of each attempt keeps what the partner API would have answered.
+      // The partner reads why each card was declined; another partner cannot.
+      const read = await Promise.all(
+        reservations.map(async (id) => {
+          const response = await signedFetch(t, partner, {
+            path: `/v3/orders/reservation/${id}/cardAttempts`,
+          });
+          expect(response.status).toBe(200);
+          const { data } = (await response.json()) as { data: Record<string, unknown>[] };
+          return data.map(({ createdAt, ...rest }) => {
+            expect(typeof createdAt).toBe('number');
+            return rest;
+          });
+        }),
+      );
+      expect(read).toEqual([
+        [{ errorCode: 'validation.cardDeclined', message: 'The card was declined: 05 / Do not honor.' }],
+        [
+          {
+            errorCode: 'validation.insufficientFunds',
+            message: 'The card was declined: 51 / Insufficient funds.',
+          },
+        ],
+        [
+          {
+            errorCode: 'validation.avs.zipcode',
+            message: 'The postal code does not match the card’s billing address.',
+          },
+        ],
+      ]);
+      const stranger = await createPartner(t, { name: 'Another partner' });
+      const foreign = await signedFetch(t, stranger, {
+        path: `/v3/orders/reservation/${reservations[0]}/cardAttempts`,
+      });
+      await expectEnvelopeResponse(foreign, 404, 'NotFoundException');
+      // The stored record keeps what the partner API would have answered.
       const recorded = await Promise.all(reservations.map((id) => attemptsOf('reservation_id', id)));
       expect(recorded).toEqual([
         [
@@ -346,18 +380,20 @@ describe('per client IP', () => {
 });
 
 describe('housekeeping', () => {
-  it('deletes attempts a day old and keeps the recent ones', async () => {
+  it('deletes unanswered attempts a day old and refusals a month old, keeping the recent ones', async () => {
     const db = t.database.db;
     await db.query(
       `INSERT INTO checkout_card_attempts (reservation_id, partner_id, card_fingerprint, client, at, error_code, error_message)
-       VALUES ('old-one', $1, repeat('a', 64), '192.0.2.1', now() - interval '25 hours', 'validation.cardDeclined', 'x'),
-              ('new-one', $1, repeat('a', 64), '192.0.2.1', now() - interval '23 hours', 'validation.cardDeclined', 'x')`,
+       VALUES ('old-unanswered', $1, repeat('a', 64), '192.0.2.1', now() - interval '25 hours', NULL, NULL),
+              ('new-unanswered', $1, repeat('a', 64), '192.0.2.1', now() - interval '23 hours', NULL, NULL),
+              ('old-refusal', $1, repeat('a', 64), '192.0.2.1', now() - interval '31 days', 'validation.cardDeclined', 'x'),
+              ('new-refusal', $1, repeat('a', 64), '192.0.2.1', now() - interval '29 days', 'validation.cardDeclined', 'x')`,
       [partner.accountId],
     );
     await purgeOldAttempts(db);
     const { rows } = await db.query<{ reservation_id: string }>(
-      `SELECT reservation_id FROM checkout_card_attempts WHERE client = '192.0.2.1'`,
+      `SELECT reservation_id FROM checkout_card_attempts WHERE client = '192.0.2.1' ORDER BY id`,
     );
-    expect(rows.map((row) => row.reservation_id)).toEqual(['new-one']);
+    expect(rows.map((row) => row.reservation_id)).toEqual(['new-unanswered', 'new-refusal']);
   });
 });
