@@ -38,7 +38,13 @@ export const onboardingWebRoutes: FastifyPluginAsync<{ ctx: AppContext }> = asyn
 
   app.get<{ Params: { token: string } }>(
     '/onboarding/:token',
-    { errorHandler: htmlErrors, schema: { hide: true, params: TokenParams } },
+    {
+      errorHandler: htmlErrors,
+      schema: { hide: true, params: TokenParams },
+      // The link reaches people through mail tools and link trackers that append their own
+      // parameters (utm_source, …); the page reads none, so it ignores them all.
+      config: { skipQueryGuard: true },
+    },
     async (request, reply) => {
       const model = await onboardingPage(ctx, request.params.token);
       return sendPage(reply, 200, onboardingPageHtml(model, request.params.token));

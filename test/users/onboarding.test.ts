@@ -42,6 +42,10 @@ describe('sandbox onboarding', () => {
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toMatch(/^text\/html/);
     expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
+    // A mail tool or link tracker decorating the link does not break it.
+    const decorated = await fetch(`${local(f.t, link.verificationLinkUrl)}?utm_source=mail&fbclid=x1`);
+    expect(decorated.status).toBe(200);
+    expect(await decorated.text()).toBe(await (await fetch(local(f.t, link.verificationLinkUrl))).text());
   });
 
   it('the simulated check completes onboarding; DEBIT_CARD_L2 is then approved with the TRANSFER data', async () => {
