@@ -98,11 +98,15 @@ export interface Subscription {
   subscribed: string;
   notifyTarget: string;
   createdAt: EpochMs;
+  /**
+   * The last delivery's outcome, told coarsely: null when delivered (or not yet attempted),
+   * `refusedByReceiver (HTTP <status>)`, `unreachable` or `timedOut`.
+   */
   failure: string | null;
   failCount: number;
 }
 
-/** API.md decision 10: the partner's callback signing secret. */
+/** The partner's callback signing secret (docs/contract.md, decision 10). */
 export interface SigningSecret {
   webhookSecret: string;
 }
