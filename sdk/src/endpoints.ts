@@ -15,6 +15,7 @@ import type {
   AuthorizeResult,
   CardAuthorization,
   CardOrderRequest,
+  DeclinedCardAttempts,
   Limits,
   LimitsRequest,
   Quote,
@@ -387,6 +388,13 @@ export const ENDPOINTS = {
       ],
     }),
     response: keysOf<Reserved>()(['url', 'reservation']),
+  },
+  getCardAttempts: {
+    method: 'GET',
+    path: '/v3/orders/reservation/{reservationId}/cardAttempts',
+    auth: 'partner',
+    repeat: 'safe',
+    response: keysOf<DeclinedCardAttempts>()(['data']),
   },
   getReservation: {
     method: 'GET',

@@ -5,6 +5,7 @@ import type {
   AuthorizeResult,
   CardAuthorization,
   CardOrderRequest,
+  DeclinedCardAttempts,
   Limits,
   LimitsRequest,
   Quote,
@@ -51,6 +52,14 @@ export class OrdersApi {
 
   getReservation(reservationId: string, options?: CallOptions): Promise<Reservation> {
     return this.call('getReservation', { pathParams: { reservationId } }, options);
+  }
+
+  /**
+   * GET /v3/orders/reservation/{reservationId}/cardAttempts: the cards its hosted checkout
+   * declined, with the processor's reasons the buyer was not told.
+   */
+  cardAttempts(reservationId: string, options?: CallOptions): Promise<DeclinedCardAttempts> {
+    return this.call('getCardAttempts', { pathParams: { reservationId } }, options);
   }
 
   /** GET /v3/orders/{orderId}: a wallet order. */

@@ -235,3 +235,16 @@ export interface SupportedCountry {
   name: string;
   code: string;
 }
+
+/** A card the hosted checkout declined on a reservation: the reason the buyer was not told. */
+export interface DeclinedCardAttempt {
+  createdAt: EpochMs;
+  /** What the partner API would have answered, e.g. `validation.avs.zipcode`. */
+  errorCode: string;
+  /** The processor's reason, its decline code included. */
+  message: string;
+}
+
+export interface DeclinedCardAttempts {
+  data: DeclinedCardAttempt[];
+}
