@@ -102,5 +102,10 @@ export async function installOpenApi(app: FastifyInstance, publicUrls: string[])
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
   });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true } });
+  // The page would fetch its own copy at /docs/json; `urls` makes it load /openapi.json, the one
+  // address the guides and the SDK's drift test name (its top bar then lists that one document).
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    uiConfig: { deepLinking: true, urls: [{ url: '/openapi.json', name: 'Rampart API' }] },
+  });
 }
