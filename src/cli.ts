@@ -15,7 +15,11 @@ const USAGE = `usage: rampart <command>
   keys create <accountId> [--type FULL|READONLY] [--desc text] [--ip-whitelist ip,cidr,...]
                                 a new API key for the account (its secretKey is printed once)
   keys list <accountId>         the account's live API keys (no secrets)
-  keys revoke <accountId> <apiKey>  delete one of the account's API keys`;
+  keys revoke <accountId> <apiKey>  delete one of the account's API keys
+  --help                        this text`;
+
+/** Asked for, the usage goes to stdout with exit 0; for an unknown command, to stderr with exit 2. */
+const HELP = new Set(['--help', '-h', 'help']);
 
 function printBanner(running: Running) {
   const { config } = running.ctx;
@@ -161,6 +165,7 @@ export async function main(argv: string[]) {
     if (command === 'migrate') return await runMigrations();
     if (command === 'operator') return await operatorCall(rest);
     if (command === 'keys') return await keysCommand(rest);
+    if (HELP.has(command)) return void process.stdout.write(`${USAGE}\n`);
     process.stderr.write(`${USAGE}\n`);
     process.exitCode = 2;
   } catch (error) {

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { TEST_MASTER_KEY, TEST_OPERATOR_TOKEN } from './helpers/app.ts';
+import { startTestApp, TEST_MASTER_KEY, TEST_OPERATOR_TOKEN } from './helpers/app.ts';
 import { freshDatabase, type TestDatabase } from './helpers/db.ts';
 import { freePort, spawnRampart, tryConnect } from './helpers/process.ts';
 
@@ -24,6 +24,41 @@ async function serveOnFreshDatabase(logLevel: string) {
   });
   return { database, port, run };
 }
+
+describe('rampart commands', () => {
+  it('prints the usage on stdout and exits 0 when asked for it', async () => {
+    for (const flag of ['--help', '-h', 'help']) {
+      const run = spawnRampart([flag], {});
+      expect((await run.exited).code, flag).toBe(0);
+      expect(run.stdout()).toMatch(
+        /^usage: rampart <command>\n[\s\S]*\n {2}operator <METHOD> <path> \[json\][\s\S]*\n$/,
+      );
+      expect(run.stderr()).toBe('');
+    }
+  });
+
+  it('prints the usage on stderr and exits 2 for an unknown command', async () => {
+    const run = spawnRampart(['serv'], {});
+    expect((await run.exited).code).toBe(2);
+    expect(run.stderr()).toMatch(/^usage: rampart <command>\n/);
+    expect(run.stdout()).toBe('');
+  });
+
+  it('`operator` prints the status and body as one line, newline included', async () => {
+    const t = await startTestApp();
+    try {
+      const call = spawnRampart(['operator', 'GET', '/operator/v1/sandbox/clock'], {
+        RAMPART_URL: t.baseUrl,
+        RAMPART_OPERATOR_TOKEN: TEST_OPERATOR_TOKEN,
+      });
+      expect((await call.exited).code).toBe(0);
+      expect(call.stdout()).toMatch(/^200 \{"offsetSeconds":0,"now":\d+\}\n$/);
+      expect(call.stderr()).toBe('');
+    } finally {
+      await t.close();
+    }
+  });
+});
 
 describe('rampart process', () => {
   it('stops on a bad setting with exactly one stderr line naming it and a non-zero exit', async () => {
