@@ -3,9 +3,10 @@
 # variables). X-Api-Signature = hex HMAC-SHA256, keyed with the secret key, of the URL exactly as
 # sent (timestamp included) followed by the raw body bytes.
 set -euo pipefail
-BASE=${RAMPART_BASE_URL:-http://localhost:3000}
 
 # #region sign
+BASE=${RAMPART_BASE_URL:-http://localhost:3000}
+
 # sign URL [BODY]: the signature of the URL followed by the body bytes
 sign() {
   printf '%s%s' "$1" "${2:-}" | openssl dgst -sha256 -hmac "$RAMPART_SECRET_KEY" -hex | sed 's/^.* //'

@@ -8,6 +8,7 @@ import {
   PRODUCTION_SAMPLES,
   SHARED_EXAMPLE_MODULES,
   sampleText,
+  unsetShellVariables,
 } from './guides.ts';
 
 /**
@@ -64,6 +65,17 @@ describe('guide samples', () => {
       for (const [name] of text.matchAll(/\b(RAMPART_[A-Z0-9_]+|DATABASE_URL|REDIS_URL|LOG_LEVEL)\b/g)) {
         expect(documented, `${guide}: ${name}`).toContain(`\`${name}\``);
       }
+    }
+  });
+
+  it('shell samples read only variables an earlier sample sets or the reader is told to set', async () => {
+    const examplesReadme = await readFile('examples/README.md', 'utf8');
+    const isDocumented = (name: string) => examplesReadme.includes(`| \`${name}\``);
+    for (const { guide, text } of await guideTexts()) {
+      const samples = fencedBlocks(guide, text)
+        .filter((block) => block.marker?.kind === 'sample' && /\.(sh|env)$/.test(block.marker.file))
+        .map((block) => block.text);
+      expect(unsetShellVariables(samples, isDocumented), guide).toEqual([]);
     }
   });
 

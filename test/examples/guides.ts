@@ -145,3 +145,26 @@ export function unmatchedOutputLines(expected: string, actual: string): string[]
   }
   return missing;
 }
+
+/**
+ * Shell variables the samples read that neither an earlier sample of the same guide sets nor the
+ * reader is told to set: a reader copies the samples in order, so `$BASE` must be set by one.
+ * `${NAME:-default}` and `${NAME:?}` name their own inputs; `isDocumented` says which other names
+ * (the RAMPART_* variables of examples/README.md) the reader sets.
+ */
+export function unsetShellVariables(samples: string[], isDocumented: (name: string) => boolean): string[] {
+  const inputs = new Set(
+    samples.flatMap((text) => [...text.matchAll(/\$\{([A-Za-z_]\w*):[-?]/g)].map((match) => match[1]!)),
+  );
+  const set = new Set<string>();
+  const unset: string[] = [];
+  for (const text of samples) {
+    for (const line of text.split('\n').map((l) => l.replace(/(^|\s)#.*$/, ''))) {
+      for (const [, name] of line.matchAll(/\$\{?([A-Za-z_]\w*)/g)) {
+        if (!set.has(name!) && !inputs.has(name!) && !isDocumented(name!)) unset.push(name!);
+      }
+      for (const [, name] of line.matchAll(/(?:^|[\s;(])(?:local |export )?([A-Za-z_]\w*)=/g)) set.add(name!);
+    }
+  }
+  return [...new Set(unset)];
+}
