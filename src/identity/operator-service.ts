@@ -25,6 +25,10 @@ export interface CreatedMaster {
   webhookSecret: string;
 }
 
+/**
+ * The sandbox demo partner is INDIVIDUAL: its profile lists Wyre's individual* fields, the only
+ * account profile fields Wyre documents, and those belong to that type.
+ */
 async function insertMaster(
   ctx: AppContext,
   tx: Tx,
@@ -42,7 +46,7 @@ async function insertMaster(
     kind: 'master',
     name: input.name,
     status: 'APPROVED',
-    type: 'BUSINESS',
+    type: demo ? 'INDIVIDUAL' : 'BUSINESS',
     country: input.country,
     usersApiEnabled: input.usersApi ?? false,
     referrerAccountId: null,

@@ -30,6 +30,20 @@ describe('examples against a real server', () => {
     for (const pattern of EXAMPLE_RUNS[file]!) expect(run.stdout).toMatch(pattern);
   });
 
+  it('gives a sandbox partner whose type matches its profile fields', async () => {
+    const response = await fetch(
+      `${sandbox.env.RAMPART_BASE_URL}/v3/accounts/${sandbox.env.RAMPART_ACCOUNT_ID}`,
+      {
+        headers: { authorization: `Bearer ${sandbox.env.RAMPART_SECRET_KEY}` },
+      },
+    );
+    const account = (await response.json()) as { type: string; profileFields: { fieldId: string }[] };
+    // Wyre's individual* fields are an INDIVIDUAL account's; they were listed on a BUSINESS one.
+    expect(account.type).toBe('INDIVIDUAL');
+    expect(account.profileFields.length).toBeGreaterThan(0);
+    for (const { fieldId } of account.profileFields) expect(fieldId).toMatch(/^individual[A-Z]/);
+  });
+
   it('refuses to run without its credentials and says which variable is missing', async () => {
     const run = await runExample('examples/first-request.ts', {
       RAMPART_BASE_URL: sandbox.env.RAMPART_BASE_URL,

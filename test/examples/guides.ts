@@ -22,7 +22,7 @@ export const GUIDES = [
 /** Run by test/examples/examples.test.ts against a real `rampart serve`, with what each must print. */
 export const EXAMPLE_RUNS: Record<string, RegExp[]> = {
   'examples/first-request.ts': [
-    /^account AC_\w{11}: APPROVED, BUSINESS, US$/m,
+    /^account AC_\w{11}: APPROVED, INDIVIDUAL, US$/m,
     /^1 USD buys 0\.\d+ ETH$/m,
     /^refused: 400 validation\.invalidValue on country$/m,
   ],
