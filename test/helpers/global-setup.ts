@@ -14,6 +14,7 @@ export default async function setup(project: TestProject) {
     embedded = await startEmbeddedPostgres({
       dataDir: path.resolve('data/test-pg'),
       port: Number(process.env.RAMPART_TEST_PG_PORT ?? 54339),
+      portSetting: 'RAMPART_TEST_PG_PORT',
     });
     adminUrl = embedded.connectionString;
   }

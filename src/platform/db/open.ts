@@ -34,6 +34,7 @@ export async function openDatabase(config: Config): Promise<OpenedDatabase> {
   const embedded = await startEmbeddedPostgres({
     dataDir: config.dataDir,
     port: config.embeddedPgPort,
+    portSetting: 'RAMPART_EMBEDDED_PG_PORT',
     log: (line) => log.debug({ postgres: line }, 'embedded postgres'),
   });
   return { ...pools(embedded.connectionString, settings), embedded };

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -105,5 +106,34 @@ describe('a data directory made by another PostgreSQL major version', () => {
     expect(lines[0]).toContain(`the embedded server is PostgreSQL ${EMBEDDED_PG_MAJOR}`);
     expect(lines[0]).toContain('move that directory away');
     expect(await readdir(path.join(dataDir, 'pg'))).toEqual(['PG_VERSION']);
+  });
+});
+
+describe('an embedded PostgreSQL port another server holds', () => {
+  it('stops `rampart serve` with one line naming the port and the setting that moves it', async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'rampart-pg-port-'));
+    scratch.push(dataDir);
+    const taken = net.createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as net.AddressInfo;
+    try {
+      const run = spawnRampart(['serve'], {
+        RAMPART_DATA_DIR: dataDir,
+        RAMPART_EMBEDDED_PG_PORT: String(port),
+        PORT: String(await freePort()),
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'warn',
+      });
+      expect((await run.exited).code).toBe(1);
+      const lines = run
+        .stderr()
+        .split('\n')
+        .filter((line) => line !== '');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toContain(`did not start on port ${port}`);
+      expect(lines[0]).toContain('RAMPART_EMBEDDED_PG_PORT chooses another port');
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
   });
 });
