@@ -14,7 +14,7 @@ async function main() {
   // #endregion account
 
   // #region rates
-  // Rates need no credentials. Every amount arrives as an exact decimal string.
+  // Rates need no credentials. The SDK returns every amount as an exact decimal string.
   const rates = await new RampartClient({ baseUrl }).rates.get({ as: 'MULTIPLIER' });
   console.log(`1 USD buys ${rates.USDETH} ETH`);
   const quote = await rampart.orders.quote({

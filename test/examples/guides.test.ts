@@ -79,6 +79,16 @@ describe('guide samples', () => {
     }
   });
 
+  it("README's curl commands take the server's address from a variable, not a fixed port", async () => {
+    const readme = await readFile('README.md', 'utf8');
+    const fixed = readme
+      .split('\n')
+      .filter(
+        (line) => /\bcurl |^\s*URL=/.test(line) && /https?:\/\/(localhost|127\.0\.0\.1):\d+/.test(line),
+      );
+    expect(fixed).toEqual([]);
+  });
+
   it('is linked from the README', async () => {
     const readme = await readFile('README.md', 'utf8');
     for (const guide of GUIDES) expect(readme).toContain(`(${guide})`);
