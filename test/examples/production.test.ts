@@ -5,6 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
+import { operatorHeaders, startTestApp } from '../helpers/app.ts';
 import { freshDatabase, type TestDatabase } from '../helpers/db.ts';
 
 /** The files docs/going-to-production.md shows, run for real. */
@@ -48,6 +49,23 @@ describe('going to production', () => {
     const readme = await readFile('README.md', 'utf8');
     for (const name of Object.keys(settings)) expect(readme, name).toContain(`| \`${name}\` |`);
     expect(() => loadConfig(settings)).toThrow('RAMPART_MASTER_KEY');
+  });
+
+  it('production starts with no prices: rates.stale until the operator sets the reference table', async () => {
+    const t = await startTestApp({ env: { RAMPART_ENV: 'production' } });
+    cleanups.push(() => t.close());
+    const stale = await fetch(`${t.baseUrl}/v3/rates?as=MULTIPLIER`);
+    expect(stale.status).toBe(503);
+    expect(await stale.json()).toMatchObject({ errorCode: 'rates.stale', transient: true });
+    const set = await fetch(`${t.baseUrl}/operator/v1/rates`, {
+      method: 'PUT',
+      headers: operatorHeaders(),
+      body: JSON.stringify({ BTC: '61000.5', ETH: '3000' }),
+    });
+    expect(set.status).toBe(200);
+    const rates = await fetch(`${t.baseUrl}/v3/rates?as=MULTIPLIER`);
+    expect(rates.status).toBe(200);
+    expect(await rates.text()).toContain('"USDETH":');
   });
 
   it('backup.sh dumps a migrated database and restores it into an empty one', async () => {
