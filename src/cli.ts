@@ -98,33 +98,35 @@ async function operatorToken(): Promise<string> {
   return stored.operatorToken;
 }
 
-async function operatorCall(args: string[]) {
-  const [method, route, body] = args;
-  if (!method || !route?.startsWith('/operator/')) throw new Error(USAGE);
+/** Sends one operator API call to RAMPART_URL (or this machine's PORT) with the operator token. */
+async function sendOperatorRequest(method: string, route: string, body?: string): Promise<Response> {
   const base = process.env.RAMPART_URL ?? `http://127.0.0.1:${process.env.PORT || 3000}`;
-  const response = await fetch(`${base}${route}`, {
-    method: method.toUpperCase(),
-    headers: {
-      authorization: `Bearer ${await operatorToken()}`,
-      ...(body ? { 'content-type': 'application/json' } : {}),
-    },
-    ...(body ? { body } : {}),
-  });
-  process.stdout.write(`${response.status} ${await response.text()}\n`);
-  if (!response.ok) process.exitCode = 1;
-}
-
-/** One operator API call (token and server as for `rampart operator`); a non-2xx answer is an error. */
-async function operatorRequest(method: string, route: string, body?: unknown): Promise<string> {
-  const base = process.env.RAMPART_URL ?? `http://127.0.0.1:${process.env.PORT || 3000}`;
-  const response = await fetch(`${base}${route}`, {
+  return fetch(`${base}${route}`, {
     method,
     headers: {
       authorization: `Bearer ${await operatorToken()}`,
       ...(body === undefined ? {} : { 'content-type': 'application/json' }),
     },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    ...(body === undefined ? {} : { body }),
   });
+}
+
+/** `rampart operator METHOD path [json]`: prints the status and the answer as they come. */
+async function operatorCall(args: string[]) {
+  const [method, route, body] = args;
+  if (!method || !route?.startsWith('/operator/')) throw new Error(USAGE);
+  const response = await sendOperatorRequest(method.toUpperCase(), route, body || undefined);
+  process.stdout.write(`${response.status} ${await response.text()}\n`);
+  if (!response.ok) process.exitCode = 1;
+}
+
+/** One operator API call whose non-2xx answer is an error (the commands built on the operator API). */
+async function operatorRequest(method: string, route: string, body?: unknown): Promise<string> {
+  const response = await sendOperatorRequest(
+    method,
+    route,
+    body === undefined ? undefined : JSON.stringify(body),
+  );
   const text = await response.text();
   if (!response.ok) throw new Error(`${response.status} ${text}`);
   return text;
