@@ -1,21 +1,18 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { callbackOperatorRoutes } from './callbacks/operator-routes.ts';
 import { callbackRoutes } from './callbacks/routes.ts';
-import { registerTransferVisibility } from './callbacks/subscriptions-service.ts';
 import { checkoutPartnerRoutes } from './checkout/partner-routes.ts';
 import { checkoutRoutes } from './checkout/routes.ts';
+import type { Rampart } from './compose.ts';
 import { awaitReadAudits, partnerAccess } from './identity/access.ts';
-import { accountExists } from './identity/accounts-service.ts';
 import { identityOperatorRoutes } from './identity/operator-routes.ts';
 import { identityRoutes } from './identity/routes.ts';
-import { registerOwnerType } from './ledger/owners.ts';
 import { ledgerOperatorRoutes } from './ledger/routes.ts';
 import { limitsRoutes } from './limits/routes.ts';
 import { installOperatorAuth } from './operator/auth.ts';
 import { operatorRoutes } from './operator/routes.ts';
 import { opsRoutes } from './ops/routes.ts';
 import { ordersRoutes } from './orders/routes.ts';
-import type { AppContext } from './platform/context.ts';
 import { installBodyParsers } from './platform/http/body.ts';
 import { clientErrorResponder, installErrorHandling, sendError } from './platform/http/error-handler.ts';
 import { installMetrics } from './platform/http/metrics.ts';
@@ -29,11 +26,9 @@ import { pricingOperatorRoutes } from './pricing/operator-routes.ts';
 import { pricingRoutes } from './pricing/routes.ts';
 import { transfersOperatorRoutes } from './transfers/operator-routes.ts';
 import { transfersRoutes } from './transfers/routes.ts';
-import { getTransfer } from './transfers/service.ts';
 import { usersOperatorRoutes } from './users/operator-routes.ts';
 import { paymentMethodRoutes } from './users/payment-method-routes.ts';
 import { usersRoutes } from './users/routes.ts';
-import { userExists } from './users/transfer-standing.ts';
 import { walletOrderRoutes } from './wallet-orders/routes.ts';
 import { threeDsRoutes } from './wallet-orders/three-ds-routes.ts';
 import { onboardingWebRoutes } from './web/onboarding-routes.ts';
@@ -50,9 +45,12 @@ export interface BuildOptions {
 // Node's default header limit (16 KiB) would drop a long URL before we could answer it with the envelope.
 const MAX_HEADER_BYTES = 64 * 1024;
 
-/** Builds the HTTP app from the modules. No listening, no database start: main.ts owns the lifecycle. */
-export async function buildApp(ctx: AppContext, options: BuildOptions): Promise<FastifyInstance> {
-  const sandbox = ctx.config.env === 'sandbox';
+/**
+ * Builds the HTTP app from the modules, each route plugin given the composed services (compose.ts).
+ * No listening, no database start: runtime.ts owns the lifecycle.
+ */
+export async function buildApp(ctx: Rampart, options: BuildOptions): Promise<FastifyInstance> {
+  const { exceptionIdPrefix } = ctx;
   const app = Fastify({
     logger: options.logger === false ? false : loggerOptions(ctx.config.logLevel, options.logStream),
     bodyLimit: ctx.config.bodyLimitBytes,
@@ -61,16 +59,16 @@ export async function buildApp(ctx: AppContext, options: BuildOptions): Promise<
     trustProxy: ctx.config.trustProxy,
     // Fastify's closing answer is its own JSON shape; request-guards.ts answers with the envelope.
     return503OnClosing: false,
-    clientErrorHandler: clientErrorResponder(sandbox),
+    clientErrorHandler: clientErrorResponder(exceptionIdPrefix),
     // Bad percent-encoding in the path is rejected by the router before any hook: without this,
     // Fastify would answer with its own error shape.
-    frameworkErrors: (error, request, reply) => sendError(request, reply, error, sandbox),
+    frameworkErrors: (error, request, reply) => sendError(request, reply, error, exceptionIdPrefix),
     genReqId: () => crypto.randomUUID(),
     childLoggerFactory: lazyChildLogger as never,
   });
-  installErrorHandling(app, sandbox);
+  installErrorHandling(app, exceptionIdPrefix);
   installValidators(app);
-  installRequestGuards(app, (request, reply, error) => sendError(request, reply, error, sandbox));
+  installRequestGuards(app, (request, reply, error) => sendError(request, reply, error, exceptionIdPrefix));
   const limits = await installRateLimits(
     app,
     {
@@ -104,15 +102,12 @@ export async function buildApp(ctx: AppContext, options: BuildOptions): Promise<
   await app.register(onboardingWebRoutes, { ctx });
   await app.register(checkoutRoutes, { ctx });
   await app.register(checkoutPartnerRoutes, { ctx });
-  registerOwnerType('account', accountExists);
-  registerOwnerType('user', userExists);
   await app.register(ledgerOperatorRoutes, { ctx });
   await app.register(limitsRoutes, { ctx });
   await app.register(walletOrderRoutes, { ctx });
   await app.register(threeDsRoutes, { ctx });
   await app.register(transfersRoutes, { ctx });
   await app.register(transfersOperatorRoutes, { ctx });
-  registerTransferVisibility((c, scope, id) => getTransfer(c.db, scope, id).then(() => true));
   await app.register(callbackRoutes, { ctx });
   await app.register(callbackOperatorRoutes, { ctx });
   return app;

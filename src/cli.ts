@@ -30,7 +30,7 @@ function printBanner(running: Running) {
       `Operator token (shown once, also kept in ${running.secretsFile}):`,
       `  ${running.generatedOperatorToken}`,
     );
-  } else if (config.env === 'sandbox' && !process.env.RAMPART_OPERATOR_TOKEN) {
+  } else if (running.operatorTokenInFile) {
     lines.push(`Operator token: in ${running.secretsFile}`);
   }
   const demo = running.demoAccount;

@@ -2,16 +2,16 @@ import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { buildApp } from './app.ts';
 import { type DeliveryWorker, startCallbackWorker } from './callbacks/worker.ts';
-import { registerChainJobs } from './chains/sandbox-chain.ts';
+import { registerChainSettlers } from './chains/port.ts';
 import { purgeOldAttempts } from './checkout/attempts-store.ts';
+import { compose, environmentOf, portsFor, type Rampart } from './compose.ts';
 import type { Config } from './config.ts';
 import { purgeExpiredReplays } from './identity/keys-store.ts';
 import { type CreatedMaster, ensureSandboxDemo } from './identity/operator-service.ts';
 import { rekeyAddressSpend } from './limits/address-rekey.ts';
 import { syncSandboxClock } from './operator/service.ts';
 import { resolveSecrets } from './platform/bootstrap-secrets.ts';
-import { Clock, sleep } from './platform/clock.ts';
-import type { AppContext } from './platform/context.ts';
+import { sleep } from './platform/clock.ts';
 import { migrate, readMigrations } from './platform/db/migrate.ts';
 import { closeDatabase, type OpenedDatabase, openDatabase } from './platform/db/open.ts';
 import {
@@ -30,7 +30,7 @@ import { startWorkerThread, type WorkerThreadHost } from './worker-thread-host.t
 export type Mode = 'serve' | 'worker';
 
 export interface Running {
-  ctx: AppContext;
+  ctx: Rampart;
   app: FastifyInstance | undefined;
   jobs: JobRunner | undefined;
   /** First start in sandbox: the generated operator token, for the banner. */
@@ -38,6 +38,8 @@ export interface Running {
   /** First start in sandbox: the demo partner's credentials, printed once. */
   demoAccount: CreatedMaster | undefined;
   secretsFile: string;
+  /** The operator token is read from `secretsFile` (none was configured). */
+  operatorTokenInFile: boolean;
   stop(): Promise<void>;
 }
 
@@ -116,6 +118,18 @@ export const RAMPART_TABLES = [
 const CLOCK_SYNC_MS = 1000;
 
 /**
+ * The sandbox clock's offset lives in PostgreSQL so every process agrees: read at start, then
+ * every second. Production's clock is the real one (no timer).
+ */
+async function startClockSync(ctx: Rampart): Promise<NodeJS.Timeout | undefined> {
+  if (!ctx.sandboxClock) return undefined;
+  await syncSandboxClock(ctx);
+  const timer = setInterval(() => void syncSandboxClock(ctx).catch(() => undefined), CLOCK_SYNC_MS);
+  timer.unref();
+  return timer;
+}
+
+/**
  * Brings Rampart up: secrets, database (embedded or external), migrations, clock, HTTP app
  * and workers. `stop()` drains in reverse order: stop accepting, finish in-flight requests
  * (bounded by the shutdown timeout), stop workers, close the pool, stop the embedded server.
@@ -166,16 +180,13 @@ async function startOn(config: Config, mode: Mode, opened: OpenedDatabase): Prom
   const rekeyed = await rekeyAddressSpend(db);
   if (rekeyed > 0) log.info({ rekeyed }, 'card spend moved to the current billing-address keys');
   const migrations = await readMigrations();
-  const ctx: AppContext = {
-    config: { ...config, masterKey: secrets.masterKey, operatorToken: secrets.operatorToken },
-    db,
-    asyncCommitDb,
-    clock: new Clock(),
-  };
-  await syncSandboxClock(ctx);
-  const demoAccount = mode === 'serve' ? await ensureSandboxDemo(ctx) : undefined;
-  const clockSync = setInterval(() => void syncSandboxClock(ctx).catch(() => undefined), CLOCK_SYNC_MS);
-  clockSync.unref();
+  const runtimeConfig = { ...config, masterKey: secrets.masterKey, operatorToken: secrets.operatorToken };
+  const ports = portsFor(config, db);
+  const environment = environmentOf(config);
+  const ctx = compose(runtimeConfig, { db, asyncCommitDb }, ports, environment);
+  const clockSync = await startClockSync(ctx);
+  const demoAccount =
+    mode === 'serve' && environment.makesDemoPartner ? await ensureSandboxDemo(ctx) : undefined;
 
   const workers = workersPlace(config, mode);
   // serve's workers start on their thread while the app is built; /readyz answers once both are up.
@@ -198,6 +209,7 @@ async function startOn(config: Config, mode: Mode, opened: OpenedDatabase): Prom
       await app.listen({ host: config.host, port: config.port });
     } catch (error) {
       clearInterval(clockSync);
+      ports.prices.close();
       await Promise.all([app?.close(), thread?.stop()]);
       throw error;
     }
@@ -207,7 +219,7 @@ async function startOn(config: Config, mode: Mode, opened: OpenedDatabase): Prom
   if (workers === 'here') {
     // The workers' own connections: a busy HTTP server's requests queue for the main pool, and a
     // job queued behind them for every statement fell ever further behind (bench/FINDINGS.md).
-    const workerCtx: AppContext = { ...ctx, db: workerDb };
+    const workerCtx = compose(runtimeConfig, { db: workerDb, asyncCommitDb }, ports, environment);
     jobs = new JobRunner(workerDb, log, config.workerPollMs, config.jobLeaseSeconds, config.workerPoolSize);
     await registerHousekeeping(jobs, workerDb, [purgeOldAttempts]);
     await registerFrequentPurges(jobs, workerDb, [purgeExpiredReplays(config.signatureWindowMs)]);
@@ -215,7 +227,7 @@ async function startOn(config: Config, mode: Mode, opened: OpenedDatabase): Prom
     await registerGrowthAnalyze(jobs, workerDb, RAMPART_TABLES, GROWTH_ANALYZED_AT_ANY_SIZE);
     registerUserJobs(jobs, workerCtx);
     registerWalletOrderJobs(jobs, workerCtx);
-    registerChainJobs(jobs, workerCtx);
+    registerChainSettlers(jobs, workerCtx);
     await registerTransferJobs(jobs, workerCtx);
     jobs.start();
     callbacks = startCallbackWorker(workerCtx, log);
@@ -223,6 +235,7 @@ async function startOn(config: Config, mode: Mode, opened: OpenedDatabase): Prom
 
   const stop = async () => {
     clearInterval(clockSync);
+    ports.prices.close();
     const drained = await Promise.race([
       Promise.all([app?.close(), jobs?.stop(), callbacks?.stop(), thread?.stop()]).then(() => true),
       sleep(config.shutdownTimeoutMs).then(() => false),
@@ -240,5 +253,6 @@ async function startOn(config: Config, mode: Mode, opened: OpenedDatabase): Prom
     demoAccount,
     generatedOperatorToken: secrets.generated ? secrets.operatorToken : undefined,
     secretsFile: secrets.file,
+    operatorTokenInFile: secrets.tokenInFile,
   };
 }

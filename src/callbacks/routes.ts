@@ -1,6 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { idempotencyScope, scopeOf } from '../identity/access.ts';
-import type { AppContext } from '../platform/context.ts';
 import { runIdempotent, sendIdempotent } from '../platform/http/idempotency.ts';
 import { errorResponses, PARTNER_SECURITY, withExample } from '../platform/http/openapi.ts';
 import {
@@ -17,6 +16,7 @@ import {
   SubscriptionList,
   SubscriptionParams,
 } from './schemas.ts';
+import type { SubscriptionsDeps } from './subscriptions-service.ts';
 import {
   checkSubscription,
   createSubscription,
@@ -29,7 +29,7 @@ import {
 const tags = ['Subscriptions'];
 
 /** Data subscriptions (facts §1.10, spec §6): who gets a signed callback for what. */
-export const callbackRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => {
+export const callbackRoutes: FastifyPluginAsync<{ ctx: SubscriptionsDeps }> = async (app, { ctx }) => {
   app.post<{ Body: CreateSubscriptionBody }>(
     '/v3/subscriptions',
     {

@@ -1,9 +1,9 @@
 import { partnerIdOf } from '../identity/webhook-secret.ts';
-import type { AppContext } from '../platform/context.ts';
 import type { Queryable, Tx } from '../platform/db/pool.ts';
 import { newId } from '../platform/ids.ts';
 import { serializeJson } from '../platform/json.ts';
 import { insertDelivery, queueTransferCreated, type TransferCreatedArguments } from './deliveries-store.ts';
+import type { CallbackUrlDeps } from './url-policy.ts';
 import { parseNotifyUrl } from './url-policy.ts';
 
 export type { TransferCreatedArguments } from './deliveries-store.ts';
@@ -34,7 +34,7 @@ export interface TransferCreated {
  * One round trip: the SQL function callbacks_queue_transfer_created (migration 010) does it all.
  */
 export async function notifyTransferCreated(
-  ctx: AppContext,
+  ctx: CallbackUrlDeps,
   tx: Tx,
   transfer: TransferCreated,
 ): Promise<void> {
@@ -47,7 +47,7 @@ export async function notifyTransferCreated(
  * 010), for a module that creates the transfer and its callbacks in one statement of its own.
  */
 export function transferCreatedArguments(
-  ctx: AppContext,
+  ctx: CallbackUrlDeps,
   transfer: TransferCreated & { partnerId: string },
 ): TransferCreatedArguments {
   const trigger = `transfer:${transfer.transferId}`;
@@ -70,7 +70,7 @@ export function transferCreatedArguments(
  * The caller has checked `url` with assertNotifyUrlAllowed when it was given to us.
  */
 export async function enqueueDelivery(
-  ctx: AppContext,
+  ctx: CallbackUrlDeps,
   tx: Tx,
   delivery: { accountId: string; subscriptionId: string | null; trigger: string; url: string; body: unknown },
 ): Promise<void> {
@@ -79,7 +79,7 @@ export async function enqueueDelivery(
 }
 
 async function queueDelivery(
-  ctx: AppContext,
+  ctx: CallbackUrlDeps,
   tx: Queryable,
   partnerId: string,
   delivery: { subscriptionId: string | null; trigger: string; url: string; body: unknown },

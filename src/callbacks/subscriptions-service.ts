@@ -1,8 +1,7 @@
 import { getAccount } from '../identity/accounts-service.ts';
-import { resolveMasquerade } from '../identity/masquerade.ts';
+import { resolveMasquerade, type UserOwnerLookup } from '../identity/masquerade.ts';
 import type { Scope } from '../identity/types.ts';
 import { webhookSecretOf } from '../identity/webhook-secret.ts';
-import type { AppContext } from '../platform/context.ts';
 import { type Queryable, type Tx, withTransaction } from '../platform/db/pool.ts';
 import { ApiError } from '../platform/errors.ts';
 import { isId, newId } from '../platform/ids.ts';
@@ -17,7 +16,7 @@ import {
   type SubscriptionFilter,
   type SubscriptionRow,
 } from './subscriptions-store.ts';
-import { assertNotifyUrlAllowed, parseNotifyUrl } from './url-policy.ts';
+import { assertNotifyUrlAllowed, type CallbackUrlDeps, parseNotifyUrl } from './url-policy.ts';
 
 /** facts §1.10: `{id, subscribed, notifyTarget, createdAt, failure, failCount}`. */
 export function subscriptionView(row: SubscriptionRow) {
@@ -31,12 +30,16 @@ export function subscriptionView(row: SubscriptionRow) {
   };
 }
 
-/** Does this transfer belong to the scope? Registered by the transfers module (it owns the table). */
-export type TransferVisibility = (ctx: AppContext, scope: Scope, transferId: string) => Promise<boolean>;
-let transferVisible: TransferVisibility | undefined;
+/**
+ * Does this transfer belong to the scope? The transfers module's answer (it owns the table),
+ * handed to callbacks by the composition root.
+ */
+export type TransferVisibility = (scope: Scope, transferId: string) => Promise<boolean>;
 
-export function registerTransferVisibility(lookup: TransferVisibility): void {
-  transferVisible = lookup;
+/** What the subscription functions are given besides the base context. */
+export interface SubscriptionsDeps extends CallbackUrlDeps {
+  userOwners: UserOwnerLookup;
+  transferVisible: TransferVisibility;
 }
 
 /** A master acting as itself sees the partner's subscriptions; a masqueraded account only its own. */
@@ -49,7 +52,7 @@ function filterOf(scope: Scope): SubscriptionFilter {
  * masquerading as a user) a sub-account; a user of the acting account; a transfer it can read.
  * Unknown and foreign SRNs get the same answer, so nothing tells whether another partner's exists.
  */
-async function ownedSrn(ctx: AppContext, q: Queryable, scope: Scope, raw: string): Promise<string> {
+async function ownedSrn(ctx: SubscriptionsDeps, q: Queryable, scope: Scope, raw: string): Promise<string> {
   const colon = raw.indexOf(':');
   const type = colon === -1 ? 'account' : raw.slice(0, colon).toLowerCase();
   const id = colon === -1 ? raw : raw.slice(colon + 1);
@@ -61,7 +64,7 @@ async function ownedSrn(ctx: AppContext, q: Queryable, scope: Scope, raw: string
   return `${type}:${id}`;
 }
 
-async function isOwned(ctx: AppContext, q: Queryable, scope: Scope, type: string, id: string) {
+async function isOwned(ctx: SubscriptionsDeps, q: Queryable, scope: Scope, type: string, id: string) {
   if (type === 'account') {
     if (!isId(id, 'AC')) throw callbackErrors.unsupportedSrn();
     await getAccount(ctx, scope, id);
@@ -76,12 +79,12 @@ async function isOwned(ctx: AppContext, q: Queryable, scope: Scope, type: string
       kind: 'master' as const,
       usersApiEnabled: true,
     };
-    await resolveMasquerade(q, acting, { kind: 'user', id });
+    await resolveMasquerade(ctx.userOwners, q, acting, { kind: 'user', id });
     return true;
   }
   if (type === 'transfer') {
     if (!isId(id, 'TF')) throw callbackErrors.unsupportedSrn();
-    return transferVisible !== undefined && (await transferVisible(ctx, scope, id));
+    return ctx.transferVisible(scope, id);
   }
   throw callbackErrors.unsupportedSrn();
 }
@@ -92,11 +95,16 @@ export interface SubscriptionInput {
 }
 
 /** Checks everything that needs no transaction (DNS included) before the caller opens one. */
-export async function checkSubscription(ctx: AppContext, input: SubscriptionInput): Promise<void> {
+export async function checkSubscription(ctx: SubscriptionsDeps, input: SubscriptionInput): Promise<void> {
   await assertNotifyUrlAllowed(ctx, input.notifyTarget, 'notifyTarget');
 }
 
-export async function createSubscription(ctx: AppContext, tx: Tx, scope: Scope, input: SubscriptionInput) {
+export async function createSubscription(
+  ctx: SubscriptionsDeps,
+  tx: Tx,
+  scope: Scope,
+  input: SubscriptionInput,
+) {
   const subscribeTo = await ownedSrn(ctx, tx, scope, input.subscribeTo);
   const notifyTarget = parseNotifyUrl(ctx, input.notifyTarget, 'notifyTarget').toString();
   // Serialises a partner's creations, so the count below cannot be raced past the limit.
@@ -115,19 +123,24 @@ export async function createSubscription(ctx: AppContext, tx: Tx, scope: Scope, 
   return subscriptionView(row);
 }
 
-export async function listPartnerSubscriptions(ctx: AppContext, scope: Scope, offset: number, limit: number) {
+export async function listPartnerSubscriptions(
+  ctx: SubscriptionsDeps,
+  scope: Scope,
+  offset: number,
+  limit: number,
+) {
   const { rows, total } = await listSubscriptions(ctx.db, filterOf(scope), offset, limit);
   return { data: rows.map(subscriptionView), position: offset, recordsTotal: total, recordsFiltered: total };
 }
 
-export async function getSubscription(ctx: AppContext, scope: Scope, id: string) {
+export async function getSubscription(ctx: SubscriptionsDeps, scope: Scope, id: string) {
   const row = isId(id, 'DA') ? await findSubscription(ctx.db, filterOf(scope), id) : undefined;
   if (!row) throw callbackErrors.subscriptionNotFound();
   return subscriptionView(row);
 }
 
 /** Deleting stops future callbacks; deliveries already queued still go out. Answers the deleted subscription. */
-export async function removeSubscription(ctx: AppContext, scope: Scope, id: string) {
+export async function removeSubscription(ctx: SubscriptionsDeps, scope: Scope, id: string) {
   return withTransaction(ctx.db, async (tx) => {
     const row = isId(id, 'DA') ? await findSubscription(tx, filterOf(scope), id) : undefined;
     if (!row || !(await deleteSubscription(tx, filterOf(scope), id, ctx.clock.now())))
@@ -137,7 +150,7 @@ export async function removeSubscription(ctx: AppContext, scope: Scope, id: stri
 }
 
 /** API.md decision 10: the partner's signing secret, for the master account's own keys only. */
-export async function signingSecret(ctx: AppContext, scope: Scope) {
+export async function signingSecret(ctx: SubscriptionsDeps, scope: Scope) {
   if (scope.caller.account?.id !== scope.partnerId) throw callbackErrors.masterOnly();
   return { webhookSecret: await webhookSecretOf(ctx, ctx.db, scope.partnerId) };
 }

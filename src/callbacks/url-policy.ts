@@ -7,18 +7,28 @@ import { callbackErrors } from './errors.ts';
 import { MAX_NOTIFY_URL_LENGTH } from './limits.ts';
 
 /**
- * Production: https only, public addresses only. Sandbox (the test environment, whose partners
- * run receivers on their own machines) also allows http and, unless RAMPART_CALLBACK_ALLOW_LOOPBACK
- * turns it off (a sandbox hosted for others), loopback receivers; never private, link-local
- * (cloud metadata) or other non-public ranges. The same rules apply when a URL is accepted, when
- * a callback is sent and to the address the socket connects to.
+ * Where callbacks may go, chosen by the composition root. Production: https only, public
+ * addresses only. Sandbox (the test environment, whose partners run receivers on their own
+ * machines) also allows http and, unless RAMPART_CALLBACK_ALLOW_LOOPBACK turns it off (a sandbox
+ * hosted for others), loopback receivers; never private, link-local (cloud metadata) or other
+ * non-public ranges. The same rules apply when a URL is accepted, when a callback is sent and to
+ * the address the socket connects to.
  */
-export function urlRules(ctx: AppContext): AddressRules & { schemes: string[] } {
-  const sandbox = ctx.config.env === 'sandbox';
-  return {
-    allowLoopback: sandbox && ctx.config.callbackAllowLoopback,
-    schemes: sandbox ? ['https:', 'http:'] : ['https:'],
-  };
+export type CallbackUrlRules = AddressRules & { schemes: string[] };
+
+export const PRODUCTION_CALLBACK_URLS: CallbackUrlRules = { allowLoopback: false, schemes: ['https:'] };
+
+export function sandboxCallbackUrls(allowLoopback: boolean): CallbackUrlRules {
+  return { allowLoopback, schemes: ['https:', 'http:'] };
+}
+
+/** What the functions that accept or call callback URLs are given besides the base context. */
+export interface CallbackUrlDeps extends AppContext {
+  callbackUrls: CallbackUrlRules;
+}
+
+function urlRules(ctx: CallbackUrlDeps): CallbackUrlRules {
+  return ctx.callbackUrls;
 }
 
 /** The host of a parsed URL as an IP literal (brackets removed), or undefined for a DNS name. */
@@ -28,7 +38,7 @@ export function ipLiteral(url: URL): string | undefined {
 }
 
 /** Checks everything about the URL that needs no DNS: shape, scheme, credentials, length, IP literal. */
-export function parseNotifyUrl(ctx: AppContext, raw: string, field: string): URL {
+export function parseNotifyUrl(ctx: CallbackUrlDeps, raw: string, field: string): URL {
   if (raw.length === 0 || raw.length > MAX_NOTIFY_URL_LENGTH) throw callbackErrors.urlLength(field);
   let url: URL;
   try {
@@ -76,7 +86,11 @@ function everyAddressAllowed(addresses: LookupAddress[], rules: AddressRules): b
  * name answering one public and one private address is refused). The worker repeats the check on
  * the address it actually connects to, since DNS may answer differently later.
  */
-export async function assertNotifyUrlAllowed(ctx: AppContext, raw: string, field: string): Promise<void> {
+export async function assertNotifyUrlAllowed(
+  ctx: CallbackUrlDeps,
+  raw: string,
+  field: string,
+): Promise<void> {
   const url = parseNotifyUrl(ctx, raw, field);
   if (ipLiteral(url) !== undefined) return;
   let addresses: LookupAddress[];

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { webhookSecretOf } from '../identity/webhook-secret.ts';
-import type { AppContext } from '../platform/context.ts';
 import { withTransaction } from '../platform/db/pool.ts';
 import { claimDueDeliveries, type DeliveryRow, finishAttempt, insertAttempt } from './deliveries-store.ts';
 import {
@@ -15,7 +14,7 @@ import {
 import { partnerFailure } from './outcome.ts';
 import { type SendResult, sendCallback, signatureHeader } from './send.ts';
 import { recordSubscriptionOutcome } from './subscriptions-store.ts';
-import { urlRules } from './url-policy.ts';
+import type { CallbackUrlDeps } from './url-policy.ts';
 
 export interface DeliveryWorkerOptions {
   pollMs: number;
@@ -45,7 +44,7 @@ export class DeliveryWorker {
   private stopped = true;
 
   constructor(
-    private readonly ctx: AppContext,
+    private readonly ctx: CallbackUrlDeps,
     private readonly log: FastifyBaseLogger,
     private readonly options: DeliveryWorkerOptions,
   ) {
@@ -115,7 +114,7 @@ export class DeliveryWorker {
       body: delivery.body,
       signature: signatureHeader(secret, Date.now(), delivery.body),
       timeoutMs: this.timeoutMs,
-      rules: urlRules(this.ctx),
+      rules: this.ctx.callbackUrls,
     });
     const retryInMs =
       !result.accepted && delivery.attempts + 1 < delivery.max_attempts ? this.backoffMs(delivery) : null;
@@ -144,7 +143,7 @@ export class DeliveryWorker {
 }
 
 /** The worker `rampart serve` / `rampart worker` run next to the JobRunner. */
-export function startCallbackWorker(ctx: AppContext, log: FastifyBaseLogger): DeliveryWorker {
+export function startCallbackWorker(ctx: CallbackUrlDeps, log: FastifyBaseLogger): DeliveryWorker {
   const worker = new DeliveryWorker(ctx, log, {
     pollMs: ctx.config.workerPollMs,
     ...deliveryTiming(ctx.config.jobLeaseSeconds),

@@ -1,3 +1,4 @@
+import type { AppContext } from '../platform/context.ts';
 import type { Queryable } from '../platform/db/pool.ts';
 import type { Money } from '../platform/money.ts';
 import type { CheckedCard } from './card-input.ts';
@@ -10,6 +11,8 @@ import type { CheckedCard } from './card-input.ts';
  * back order leaves no authorization behind); a remote processor ignores it.
  */
 export interface CardProcessor {
+  /** The issuer's 3-D Secure page is served by Rampart itself (the sandbox's simulated issuer). */
+  readonly simulatesIssuer: boolean;
   /**
    * Authorises each call's amount: one answer per call, in order, each settling on its own (a
    * slow issuer holds up only its own call). Calls made together are the orders of one group
@@ -53,3 +56,8 @@ export type DeclineReason =
 export type AuthorizeResult =
   | { outcome: 'APPROVED'; step: AuthorizationStep }
   | { outcome: 'DECLINED'; reason: DeclineReason };
+
+/** What the card functions are given: the processor the composition root chose. */
+export interface CardsDeps extends AppContext {
+  cardProcessor: CardProcessor;
+}

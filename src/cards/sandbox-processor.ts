@@ -25,6 +25,7 @@ function abortableDelay(ms: number, signal: AbortSignal): Promise<void> {
  * that answer at once in one statement per authorize call.
  */
 export const sandboxProcessor: CardProcessor = {
+  simulatesIssuer: true,
   authorize(q: Queryable, calls: readonly AuthorizeCall[]): Promise<AuthorizeResult>[] {
     const behaviours = calls.map((call) => testCardBehaviour(call.request.card.pan));
     const declines = calls.map((call, index) => decline(call.request, behaviours[index]!));

@@ -1,23 +1,7 @@
-import type { AppContext } from '../platform/context.ts';
 import type { Queryable } from '../platform/db/pool.ts';
-import { ApiError } from '../platform/errors.ts';
+import type { ApiError } from '../platform/errors.ts';
 import { CardDeclinedError, cardErrors } from './errors.ts';
-import type { AuthorizationStep, AuthorizeRequest, CardProcessor, DeclineReason } from './processor.ts';
-import { sandboxProcessor } from './sandbox-processor.ts';
-
-/**
- * The processor in use: the simulated one in sandbox. Production has no processor integration
- * yet, so card orders there answer 503 rather than pretend to charge anyone.
- */
-export function cardProcessor(ctx: AppContext): CardProcessor {
-  if (ctx.config.env === 'sandbox') return sandboxProcessor;
-  throw new ApiError(
-    'ServiceUnavailableException',
-    'card.noProcessor',
-    'Card payments are not available: no card processor is configured.',
-    { transient: false },
-  );
-}
+import type { AuthorizationStep, AuthorizeRequest, CardsDeps, DeclineReason } from './processor.ts';
 
 /** One order's answer from authorizeCards. */
 export type CardAuthorization =
@@ -33,12 +17,12 @@ export type CardAuthorization =
  * whole; the other calls are aborted too, so none touches `q` afterwards.
  */
 export async function authorizeCards(
-  ctx: AppContext,
+  ctx: CardsDeps,
   q: Queryable,
   requests: readonly AuthorizeRequest[],
   waitMs: number,
 ): Promise<CardAuthorization[]> {
-  const processor = cardProcessor(ctx);
+  const processor = ctx.cardProcessor;
   const controllers = requests.map(() => new AbortController());
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<'late'>((resolve) => {
@@ -74,7 +58,7 @@ export async function authorizeCards(
  * nothing charged.
  */
 export async function authorizeCard(
-  ctx: AppContext,
+  ctx: CardsDeps,
   q: Queryable,
   request: AuthorizeRequest,
 ): Promise<AuthorizationStep> {

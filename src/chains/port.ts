@@ -1,17 +1,53 @@
 import type { AppContext } from '../platform/context.ts';
 import type { Tx } from '../platform/db/pool.ts';
+import type { JobRunner } from '../platform/jobs/runner.ts';
 import type { Money } from '../platform/money.ts';
-import type { Chain } from './addresses.ts';
+import type { Chain, Network } from './addresses.ts';
 import { insertSends } from './store.ts';
 
 /**
  * The chains port: how other modules pay out on a chain without knowing which chain backend
  * runs. A send is queued in the caller's transaction (so it exists exactly when the change that
  * asked for it commits); the backend settles it later and reports the outcome to the handler
- * registered for the reference's type, in one transaction, exactly once. Sandbox has the
- * simulated chain of sandbox-chain.ts; production has no custody backend yet, so its sends stay
- * QUEUED and callers refuse chain payouts there (chainSendsAvailable).
+ * given for the reference's type, in one transaction, exactly once. The composition root
+ * chooses a backend per chain: sandbox has the simulated chain of sandbox-chain.ts for every
+ * chain; a chain without a backend keeps its sends QUEUED and callers refuse payouts on it
+ * (chainSendsAvailable).
  */
+
+/** One chain's custody: what settles the sends queued on it and where deposits to it go. */
+export interface ChainBackend {
+  /** The job that settles a send, queued with the send in the caller's transaction. */
+  settleJob(): { kind: string; runAtMs: number; maxAttempts: number };
+  /** The address `seed` (an owner and currency) receives deposits at on `chain`. */
+  depositAddress(chain: Chain, seed: string): string;
+  /** Whether the operator may report a deposit by hand (POST /operator/v1/sandbox/deposits). */
+  readonly simulatesDeposits: boolean;
+  /** Registers the worker's handler of this backend's settle jobs. */
+  registerSettler(runner: JobRunner, ctx: ChainsDeps): void;
+}
+
+/**
+ * What a module does with the outcomes of the sends it asked for, by reference type (`transfer`,
+ * `order`): `one` for a single outcome, `many` (optional) for a batch's outcomes of that type at
+ * once. Both run in the backend's settling transaction.
+ */
+export interface ChainOutcomeHandler {
+  one: (tx: Tx, outcome: ChainOutcome) => Promise<void>;
+  many?: (tx: Tx, outcomes: ChainOutcome[]) => Promise<void>;
+}
+
+export interface ChainWiring {
+  /** Testnet addresses in sandbox, mainnet in production. */
+  network: Network;
+  backends: Partial<Record<Chain, ChainBackend>>;
+  outcomes: Readonly<Record<string, ChainOutcomeHandler>>;
+}
+
+/** What the chain functions are given: the chains the composition root wired. */
+export interface ChainsDeps extends AppContext {
+  chains: ChainWiring;
+}
 
 /** An outgoing on-chain payment some module asked for; `reference` names it, e.g. `transfer:TF_…`, `order:WO_…`. */
 export interface ChainSend {
@@ -32,41 +68,39 @@ export interface ChainOutcome {
   failureReason?: string;
 }
 
-export type ChainOutcomeHandler = (ctx: AppContext, tx: Tx, outcome: ChainOutcome) => Promise<void>;
-export type ChainOutcomesHandler = (ctx: AppContext, tx: Tx, outcomes: ChainOutcome[]) => Promise<void>;
-
-export const SANDBOX_SETTLE_JOB = 'chains.sandboxSettle';
-/** A handler that throws (a lock timeout, a deadlock) gets the job retried with backoff. */
-const SETTLE_ATTEMPTS = 5;
 const REFERENCE = /^([a-z]+):[A-Za-z0-9_-]{1,64}$/;
 
-const handlers = new Map<string, ChainOutcomeHandler>();
-const groupHandlers = new Map<string, ChainOutcomesHandler>();
-
-export function chainSendsAvailable(ctx: AppContext): boolean {
-  return ctx.config.env === 'sandbox';
+/** Whether sends on `chain` are settled by a backend (else they would wait QUEUED for ever). */
+export function chainSendsAvailable(ctx: ChainsDeps, chain: Chain): boolean {
+  return ctx.chains.backends[chain] !== undefined;
 }
 
-/** Queues the send in the caller's transaction; the chain reports back through onChainOutcome. */
-export function requestChainSend(ctx: AppContext, tx: Tx, send: ChainSend): Promise<void> {
+/** Queues the send in the caller's transaction; the chain reports back to its outcome handler. */
+export function requestChainSend(ctx: ChainsDeps, tx: Tx, send: ChainSend): Promise<void> {
   return requestChainSends(ctx, tx, [send]);
 }
 
-/** requestChainSend for many sends (card orders processed together): one statement. */
-export async function requestChainSends(ctx: AppContext, tx: Tx, sends: readonly ChainSend[]): Promise<void> {
+/**
+ * requestChainSend for many sends (card orders processed together): one statement per backend,
+ * each send with its backend's settle job.
+ */
+export async function requestChainSends(ctx: ChainsDeps, tx: Tx, sends: readonly ChainSend[]): Promise<void> {
   for (const send of sends) {
     if (!REFERENCE.test(send.reference)) throw new Error(`bad chain send reference ${send.reference}`);
     if (send.amount.lte(0)) throw new Error(`chain send ${send.reference} of ${send.amount.toFixed()}`);
   }
-  const settle = chainSendsAvailable(ctx)
-    ? {
-        kind: SANDBOX_SETTLE_JOB,
-        // Job times are real (database) time: the simulated chain's delay is not business time.
-        runAtMs: Date.now() + ctx.config.sandboxChainDelayMs,
-        maxAttempts: SETTLE_ATTEMPTS,
-      }
-    : undefined;
-  await insertSends(
+  const byBackend = new Map<ChainBackend | undefined, ChainSend[]>();
+  for (const send of sends) {
+    const backend = ctx.chains.backends[send.chain];
+    const same = byBackend.get(backend);
+    if (same) same.push(send);
+    else byBackend.set(backend, [send]);
+  }
+  for (const [backend, ofBackend] of byBackend) await insertBackendSends(tx, ofBackend, backend);
+}
+
+function insertBackendSends(tx: Tx, sends: readonly ChainSend[], backend: ChainBackend | undefined) {
+  return insertSends(
     tx,
     sends.map((send) => ({
       reference: send.reference,
@@ -76,21 +110,8 @@ export async function requestChainSends(ctx: AppContext, tx: Tx, sends: readonly
       amount: send.amount.toFixed(),
       networkFee: send.networkFee?.toFixed() ?? '0',
     })),
-    settle,
+    backend?.settleJob(),
   );
-}
-
-/** Registers the handler for outcomes whose reference starts with `<type>:`; runs in a transaction. */
-export function onChainOutcome(referenceType: string, handler: ChainOutcomeHandler): void {
-  handlers.set(referenceType, handler);
-}
-
-/**
- * Optionally, for outcomes settled together: `handler` takes all of one batch's outcomes of its
- * type at once (in the settling transaction); without it each goes to onChainOutcome's handler.
- */
-export function onChainOutcomes(referenceType: string, handler: ChainOutcomesHandler): void {
-  groupHandlers.set(referenceType, handler);
 }
 
 /**
@@ -99,23 +120,30 @@ export function onChainOutcomes(referenceType: string, handler: ChainOutcomesHan
  * registered is a deployment error: throwing rolls the settlement back so it is retried.
  */
 export async function deliverChainOutcomes(
-  ctx: AppContext,
+  ctx: ChainsDeps,
   tx: Tx,
   outcomes: readonly ChainOutcome[],
 ): Promise<void> {
+  const handlers = ctx.chains.outcomes;
   const byType = new Map<string, ChainOutcome[]>();
   for (const outcome of outcomes) {
     const type = REFERENCE.exec(outcome.reference)?.[1];
-    if (!type || !handlers.has(type)) throw new Error(`no chain outcome handler for ${outcome.reference}`);
+    if (!type || !Object.hasOwn(handlers, type))
+      throw new Error(`no chain outcome handler for ${outcome.reference}`);
     if (byType.has(type)) byType.get(type)!.push(outcome);
     else byType.set(type, [outcome]);
   }
   for (const [type, ofType] of byType) {
-    const together = groupHandlers.get(type);
-    if (together && ofType.length > 1) {
-      await together(ctx, tx, ofType);
+    const handler = handlers[type]!;
+    if (handler.many && ofType.length > 1) {
+      await handler.many(tx, ofType);
       continue;
     }
-    for (const outcome of ofType) await handlers.get(type)!(ctx, tx, outcome);
+    for (const outcome of ofType) await handler.one(tx, outcome);
   }
+}
+
+/** Registers the settle jobs of every backend wired (once each: one backend may serve several chains). */
+export function registerChainSettlers(runner: JobRunner, ctx: ChainsDeps): void {
+  for (const backend of new Set(Object.values(ctx.chains.backends))) backend?.registerSettler(runner, ctx);
 }

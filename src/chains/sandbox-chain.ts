@@ -1,11 +1,10 @@
 import { bech32 } from '@scure/base';
-import type { AppContext } from '../platform/context.ts';
 import { withTransaction } from '../platform/db/pool.ts';
 import { randomChars, randomHex } from '../platform/ids.ts';
 import type { ClaimedJob, JobRunner } from '../platform/jobs/runner.ts';
 import { togetherOrEachAlone } from '../platform/jobs/together-or-alone.ts';
 import { type Chain, sandboxDepositAddress } from './addresses.ts';
-import { type ChainOutcome, deliverChainOutcomes, SANDBOX_SETTLE_JOB } from './port.ts';
+import { type ChainBackend, type ChainOutcome, type ChainsDeps, deliverChainOutcomes } from './port.ts';
 import { type ChainSendRow, lockQueuedSends, recordOutcomes } from './store.ts';
 
 /**
@@ -30,16 +29,17 @@ function sendFails(send: ChainSendRow): boolean {
   return failing !== undefined && failing.toLowerCase() === send.address.toLowerCase();
 }
 
-/** The simulated hot wallet's address on each chain: derived once (an HMAC and, on EVM, a keccak checksum). */
-const hotWallets = new Map<string, string>();
-function hotWalletAddress(chain: Chain): string {
-  let address = hotWallets.get(chain);
-  if (address === undefined) {
-    address = sandboxDepositAddress(chain, 'rampart:sandbox-hot-wallet');
-    hotWallets.set(chain, address);
-  }
-  return address;
-}
+export const SANDBOX_SETTLE_JOB = 'chains.sandboxSettle';
+/** A handler that throws (a lock timeout, a deadlock) gets the job retried with backoff. */
+const SETTLE_ATTEMPTS = 5;
+
+/** The simulated hot wallet's address on a chain (an HMAC and, on EVM, a keccak checksum). */
+const HOT_WALLETS: Record<Chain, string> = {
+  ethereum: sandboxDepositAddress('ethereum', 'rampart:sandbox-hot-wallet'),
+  matic: sandboxDepositAddress('matic', 'rampart:sandbox-hot-wallet'),
+  avalanche: sandboxDepositAddress('avalanche', 'rampart:sandbox-hot-wallet'),
+  bitcoin: sandboxDepositAddress('bitcoin', 'rampart:sandbox-hot-wallet'),
+};
 
 /** facts §1.5's BlockchainTx; amounts stay decimal text here and become numbers in the API view. */
 function generatedTx(send: ChainSendRow, nowMs: number): Record<string, unknown> {
@@ -56,7 +56,7 @@ function generatedTx(send: ChainSendRow, nowMs: number): Record<string, unknown>
     direction: 'OUTGOING',
     networkFee: send.network_fee,
     address: send.address,
-    sourceAddress: hotWalletAddress(send.chain as Chain),
+    sourceAddress: HOT_WALLETS[send.chain as Chain],
     currency: send.currency,
     twinTxId: null,
   };
@@ -67,7 +67,7 @@ function generatedTx(send: ChainSendRow, nowMs: number): Record<string, unknown>
  * all of them; the worker passes a claimed batch's sends). Safe to repeat: a send already settled
  * is not found as QUEUED, so each outcome is delivered exactly once.
  */
-export async function settleSandboxSends(ctx: AppContext, references: readonly string[]): Promise<void> {
+export async function settleSandboxSends(ctx: ChainsDeps, references: readonly string[]): Promise<void> {
   await withTransaction(ctx.db, async (tx) => {
     const sends = await lockQueuedSends(tx, references);
     if (sends.length === 0) return;
@@ -105,7 +105,7 @@ function referencesOf(job: ClaimedJob): string[] {
  * with backoff; the sends settled meanwhile are no longer QUEUED, so only the failing ones are
  * tried again (as when each send had its own job).
  */
-function settleJob(ctx: AppContext, job: ClaimedJob): Promise<void> {
+function settleJob(ctx: ChainsDeps, job: ClaimedJob): Promise<void> {
   return togetherOrEachAlone(
     referencesOf(job),
     (references) => settleSandboxSends(ctx, references),
@@ -113,7 +113,22 @@ function settleJob(ctx: AppContext, job: ClaimedJob): Promise<void> {
   );
 }
 
-export function registerChainJobs(runner: JobRunner, ctx: AppContext): void {
-  runner.register(SANDBOX_SETTLE_JOB, (job) => settleJob(ctx, job));
-  runner.registerGroup(SANDBOX_SETTLE_JOB, (jobs) => settleSandboxSends(ctx, jobs.flatMap(referencesOf)));
+/**
+ * The simulated chain as a backend: one for every chain of the sandbox. `delayMs` is real
+ * (database) time, as every job's: the simulated chain's delay is not business time.
+ */
+export function sandboxChain(delayMs: number): ChainBackend {
+  return {
+    settleJob: () => ({
+      kind: SANDBOX_SETTLE_JOB,
+      runAtMs: Date.now() + delayMs,
+      maxAttempts: SETTLE_ATTEMPTS,
+    }),
+    depositAddress: sandboxDepositAddress,
+    simulatesDeposits: true,
+    registerSettler(runner: JobRunner, ctx: ChainsDeps) {
+      runner.register(SANDBOX_SETTLE_JOB, (job) => settleJob(ctx, job));
+      runner.registerGroup(SANDBOX_SETTLE_JOB, (jobs) => settleSandboxSends(ctx, jobs.flatMap(referencesOf)));
+    },
+  };
 }

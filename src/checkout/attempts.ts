@@ -3,8 +3,8 @@ import { CardDeclinedError } from '../cards/errors.ts';
 import type { DeclineReason } from '../cards/processor.ts';
 import type { Scope } from '../identity/types.ts';
 import { getReservation, retireReservation } from '../orders/service.ts';
-import type { AppContext } from '../platform/context.ts';
 import type { ApiError } from '../platform/errors.ts';
+import type { WalletOrdersDeps } from '../wallet-orders/deps.ts';
 import {
   beginAttempt,
   declinedAttemptsOf,
@@ -69,7 +69,7 @@ export function clientKey(ip: string): string {
  * allowed one; any other outcome leaves nothing counted.
  */
 export async function chargeCountingAttempts<T>(
-  ctx: AppContext,
+  ctx: WalletOrdersDeps,
   attempt: CardAttempt,
   charge: () => Promise<T>,
 ): Promise<T> {
@@ -86,7 +86,7 @@ export async function chargeCountingAttempts<T>(
   return result;
 }
 
-async function startAttempt(ctx: AppContext, attempt: CardAttempt): Promise<number> {
+async function startAttempt(ctx: WalletOrdersDeps, attempt: CardAttempt): Promise<number> {
   const nowMs = ctx.clock.nowMs();
   const begun = await beginAttempt(
     ctx.db,
@@ -110,12 +110,12 @@ async function startAttempt(ctx: AppContext, attempt: CardAttempt): Promise<numb
  * refused by then whatever this does, and a row left behind only counts as a refusal would, for
  * the hour it is in the windows.
  */
-async function forget(ctx: AppContext, id: number): Promise<void> {
+async function forget(ctx: WalletOrdersDeps, id: number): Promise<void> {
   await deleteAttempt(ctx.db, id).catch(() => undefined);
 }
 
 async function refused(
-  ctx: AppContext,
+  ctx: WalletOrdersDeps,
   attempt: CardAttempt,
   id: number,
   decline: CardDeclinedError,
@@ -129,7 +129,7 @@ async function refused(
 }
 
 /** Whether a used reservation was spent by declined cards rather than by an order. */
-export async function spentByDeclines(ctx: AppContext, reservationId: string): Promise<boolean> {
+export async function spentByDeclines(ctx: WalletOrdersDeps, reservationId: string): Promise<boolean> {
   const count = await refusedAttemptsOf(ctx.db, reservationId);
   return count >= ctx.config.checkoutFailedAttempts.perReservation;
 }
@@ -139,7 +139,7 @@ export async function spentByDeclines(ctx: AppContext, reservationId: string): P
  * each, which the buyer was not told. Only the account that made the reservation reads it (the
  * reservation's own visibility: any other caller gets 404).
  */
-export async function declinedCardAttempts(ctx: AppContext, scope: Scope, reservationId: string) {
+export async function declinedCardAttempts(ctx: WalletOrdersDeps, scope: Scope, reservationId: string) {
   await getReservation(ctx, scope, reservationId);
   const attempts = await declinedAttemptsOf(ctx.db, reservationId);
   return {

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { scopeOf } from '../identity/access.ts';
 import { ReservationParams } from '../orders/schemas.ts';
-import type { AppContext } from '../platform/context.ts';
 import { errorResponses, PARTNER_SECURITY, withExample } from '../platform/http/openapi.ts';
+import type { WalletOrdersDeps } from '../wallet-orders/deps.ts';
 import { declinedCardAttempts } from './attempts.ts';
 import { DeclinedCardAttempts } from './schemas.ts';
 
@@ -10,7 +10,7 @@ import { DeclinedCardAttempts } from './schemas.ts';
  * What the partner reads of its hosted checkouts. The buyer is told only that a card was
  * declined; the partner, answering for its buyers, sees why (docs/contract.md, Hosted pages).
  */
-export const checkoutPartnerRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => {
+export const checkoutPartnerRoutes: FastifyPluginAsync<{ ctx: WalletOrdersDeps }> = async (app, { ctx }) => {
   app.get<{ Params: { reservationId: string } }>(
     '/v3/orders/reservation/:reservationId/cardAttempts',
     {

@@ -1,8 +1,8 @@
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../platform/context.ts';
 import { ApiError, notFound } from '../platform/errors.ts';
 import { errorResponses } from '../platform/http/openapi.ts';
 import { newExceptionId } from '../platform/ids.ts';
+import type { WalletOrdersDeps } from '../wallet-orders/deps.ts';
 import { ProcessBody, parseProcessBody } from '../wallet-orders/schemas.ts';
 import { ASSETS } from './assets.ts';
 import { checkoutErrorHtml, checkoutPageHtml, noScriptHtml, progressPageHtml } from './page.ts';
@@ -42,8 +42,7 @@ const tags = ['Hosted checkout'];
  * (decision 11); the page's own JSON endpoints under /purchase/ answer the envelope. None needs
  * partner credentials: the reservation id in the link is the buyer's capability.
  */
-export const checkoutRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => {
-  const sandbox = ctx.config.env === 'sandbox';
+export const checkoutRoutes: FastifyPluginAsync<{ ctx: WalletOrdersDeps }> = async (app, { ctx }) => {
   const sendPage = (reply: FastifyReply, status: number, body: string) =>
     reply.code(status).headers(CHECKOUT_SECURITY_HEADERS).type('text/html; charset=utf-8').send(body);
 
@@ -52,7 +51,7 @@ export const checkoutRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (ap
       return sendPage(reply, error.status, checkoutErrorHtml(error.status, error.message));
     }
     const status = typeof error.statusCode === 'number' && error.statusCode < 500 ? error.statusCode : 500;
-    const reference = newExceptionId(sandbox);
+    const reference = newExceptionId(ctx.exceptionIdPrefix);
     if (status >= 500) request.log.error({ err: error, exceptionId: reference }, 'checkout page failed');
     const message =
       status >= 500

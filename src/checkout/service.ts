@@ -1,9 +1,9 @@
 import { type CheckoutReservation, reservationForCheckout } from '../orders/service.ts';
-import type { AppContext } from '../platform/context.ts';
 import { ApiError, fieldRequired } from '../platform/errors.ts';
 import { type Money, parsePositiveAmount } from '../platform/money.ts';
 import type { Quote } from '../pricing/quote.ts';
 import { feeScheduleView, quote } from '../pricing/service.ts';
+import type { WalletOrdersDeps } from '../wallet-orders/deps.ts';
 import {
   authorizationState,
   placePreparedOrder,
@@ -58,7 +58,7 @@ export interface ProgressModel {
 }
 
 /** The reservation behind a link, refused for people: unknown, someone else's, used or expired. */
-async function linkedReservation(ctx: AppContext, accountId: string, id: string) {
+async function linkedReservation(ctx: WalletOrdersDeps, accountId: string, id: string) {
   const found = await reservationForCheckout(ctx, id);
   if (!found || found.linkAccountId !== accountId) throw checkoutErrors.unknownReservation();
   return found;
@@ -71,7 +71,10 @@ function redirectsOf(found: CheckoutReservation, link?: Partial<CheckoutLink>): 
 }
 
 /** GET /purchase: the form for a usable reservation, or progress for an order made from it. */
-export async function openCheckout(ctx: AppContext, link: CheckoutLink): Promise<FormModel | ProgressModel> {
+export async function openCheckout(
+  ctx: WalletOrdersDeps,
+  link: CheckoutLink,
+): Promise<FormModel | ProgressModel> {
   const found = await linkedReservation(ctx, link.accountId, link.reservation);
   const redirects = redirectsOf(found, link);
   if (link.order !== undefined || link.orderToken !== undefined) {
@@ -109,7 +112,7 @@ export async function openCheckout(ctx: AppContext, link: CheckoutLink): Promise
 }
 
 /** For the page's JSON calls: Wyre's illegalReservation for anything that cannot be used now. */
-async function usableReservation(ctx: AppContext, accountId: string, id: string) {
+async function usableReservation(ctx: WalletOrdersDeps, accountId: string, id: string) {
   const found = await reservationForCheckout(ctx, id);
   if (!found || found.linkAccountId !== accountId || found.used || found.expired) {
     throw checkoutErrors.illegalReservation();
@@ -130,7 +133,7 @@ export interface QuoteCall {
  * one quote function; a rate-locked reservation answers its stored quote (never recomputed).
  * Fields the reservation locks keep the reservation's values.
  */
-export async function checkoutQuote(ctx: AppContext, call: QuoteCall): Promise<Quote> {
+export async function checkoutQuote(ctx: WalletOrdersDeps, call: QuoteCall): Promise<Quote> {
   const found = await usableReservation(ctx, call.accountId, call.reservation);
   if (found.view.quote) return found.view.quote;
   const locked = lockedFieldsOf(found.view);
@@ -159,7 +162,7 @@ export async function checkoutQuote(ctx: AppContext, call: QuoteCall): Promise<Q
  * The card attempt is counted against the caps on card testing, and a decline is answered
  * without its reason (attempts.ts).
  */
-export async function placeOrder(ctx: AppContext, request: WalletOrderRequest) {
+export async function placeOrder(ctx: WalletOrdersDeps, request: WalletOrderRequest) {
   const found = await usableReservation(ctx, request.referrerAccountId, request.reservationId);
   const prepared = await prepareHostedOrder(ctx, found.ownerAccountId, request);
   const attempt = {
@@ -184,7 +187,7 @@ export interface OrderCall {
 }
 
 /** The order behind a page call; a wrong token reads exactly like an unknown order. */
-async function pageOrder(ctx: AppContext, call: OrderCall) {
+async function pageOrder(ctx: WalletOrdersDeps, call: OrderCall) {
   const found = await linkedReservation(ctx, call.accountId, call.reservation).catch((error: unknown) => {
     throw error instanceof ApiError ? checkoutErrors.unknownOrder() : error;
   });
@@ -202,7 +205,7 @@ export interface NextStep {
 }
 
 /** GET /purchase/orders/{id}: progress for the page, with where to go once the order ends. */
-export async function orderProgress(ctx: AppContext, call: OrderCall) {
+export async function orderProgress(ctx: WalletOrdersDeps, call: OrderCall) {
   const found = await pageOrder(ctx, call);
   const order = await readWalletOrder(ctx, call.orderId);
   const targets = redirectsOf(found);
@@ -221,7 +224,7 @@ export async function orderProgress(ctx: AppContext, call: OrderCall) {
   };
 }
 
-async function nextStep(ctx: AppContext, call: OrderCall): Promise<NextStep | null> {
+async function nextStep(ctx: WalletOrdersDeps, call: OrderCall): Promise<NextStep | null> {
   // Only meaningful while codes are pending; the order service refuses it otherwise.
   const state = await authorizationState(ctx, call.orderId).catch((error: unknown) => {
     if (error instanceof ApiError && error.status < 500) return null;
@@ -280,7 +283,7 @@ export interface CodesCall extends OrderCall {
 }
 
 /** POST /purchase/orders/{id}/codes: the buyer's SMS / CARD2FA codes, as the partner API takes them. */
-export async function submitCodes(ctx: AppContext, call: CodesCall) {
+export async function submitCodes(ctx: WalletOrdersDeps, call: CodesCall) {
   if (call.type !== 'CARD2FA' && call.sms === undefined) throw fieldRequired('sms');
   if (call.type !== 'SMS' && call.card2fa === undefined) throw fieldRequired('card2fa');
   await pageOrder(ctx, call);

@@ -1,5 +1,4 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../platform/context.ts';
 import { GroupedWriter } from '../platform/db/grouped-writer.ts';
 import { ApiError } from '../platform/errors.ts';
 import type { CallerScope } from '../platform/http/idempotency.ts';
@@ -8,7 +7,7 @@ import { type AccessAuditEntry, insertAccessAudits } from './accounts-store.ts';
 import { Authenticator } from './authenticate.ts';
 import { authErrors } from './errors.ts';
 import { ipAllowed } from './ip-whitelist.ts';
-import { parseMasqueradeAs, resolveMasquerade } from './masquerade.ts';
+import { type IdentityDeps, parseMasqueradeAs, resolveMasquerade } from './masquerade.ts';
 import type { Caller, Scope } from './types.ts';
 
 declare module 'fastify' {
@@ -81,7 +80,7 @@ function masqueradeValue(request: FastifyRequest): string | undefined {
  * authenticate, enforce the key's IP whitelist and READONLY type, refuse untied sessions
  * outside account creation, rate-limit per key, then resolve masquerading into the Scope.
  */
-export function partnerAccess(ctx: AppContext, limitPerKey?: LimitCheck) {
+export function partnerAccess(ctx: IdentityDeps, limitPerKey?: LimitCheck) {
   const authenticator = new Authenticator(ctx);
   // Concurrent masqueraded calls share one INSERT; each still waits for its own row.
   const audits = new GroupedWriter<AccessAuditEntry>((entries) =>
@@ -117,7 +116,7 @@ export function partnerAccess(ctx: AppContext, limitPerKey?: LimitCheck) {
     const target = parseMasqueradeAs(masqueradeAs);
     try {
       if (!target) throw authErrors.masqueradeDenied();
-      const resolved = await resolveMasquerade(ctx.db, account, target);
+      const resolved = await resolveMasquerade(ctx.userOwners, ctx.db, account, target);
       request.scope = { partnerId: account.partnerId, ...resolved, caller, masqueraded: true };
     } catch (error) {
       await audit('denied');

@@ -1,3 +1,4 @@
+import type { AppContext } from '../platform/context.ts';
 import type { Queryable } from '../platform/db/pool.ts';
 import { isId } from '../platform/ids.ts';
 import { findAccountWithin } from './accounts-store.ts';
@@ -20,16 +21,18 @@ export function parseMasqueradeAs(value: string): MasqueradeTarget | undefined {
   return undefined;
 }
 
-/** Finds who owns a user; registered by the users module so identity never reads its tables. */
+/**
+ * Finds who owns a user: the users module's lookup, which the composition root hands to identity
+ * so identity never reads the users table.
+ */
 export type UserOwnerLookup = (
   q: Queryable,
   userId: string,
 ) => Promise<{ ownerAccountId: string } | undefined>;
 
-let userOwnerLookup: UserOwnerLookup | undefined;
-
-export function registerUserOwnerLookup(lookup: UserOwnerLookup): void {
-  userOwnerLookup = lookup;
+/** What partner access is given besides the base context. */
+export interface IdentityDeps extends AppContext {
+  userOwners: UserOwnerLookup;
 }
 
 export interface ResolvedTarget {
@@ -43,6 +46,7 @@ export interface ResolvedTarget {
  * tells whether another partner's id exists.
  */
 export async function resolveMasquerade(
+  userOwners: UserOwnerLookup,
   q: Queryable,
   caller: CallerAccount,
   target: MasqueradeTarget,
@@ -54,8 +58,8 @@ export async function resolveMasquerade(
     if (!account || account.parent_id !== caller.id) throw authErrors.masqueradeDenied();
     return { accountId: account.id };
   }
-  if (!isId(target.id, 'US') || !userOwnerLookup) throw authErrors.masqueradeDenied();
-  const owner = await userOwnerLookup(q, target.id);
+  if (!isId(target.id, 'US')) throw authErrors.masqueradeDenied();
+  const owner = await userOwners(q, target.id);
   if (!owner || owner.ownerAccountId !== caller.id) throw authErrors.masqueradeDenied();
   return { accountId: caller.id, userId: target.id };
 }

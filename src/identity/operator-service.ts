@@ -142,11 +142,12 @@ export async function revokeAccountKey(ctx: AppContext, act: OperatorAct, accoun
 }
 
 /**
- * First sandbox start: one demo master account with the Users API on. Returns its credentials
- * only to the process that created it (a unique index admits one demo), so they print once.
+ * First sandbox start (the composition root calls it in sandbox only): one demo master account
+ * with the Users API on. Returns its credentials only to the process that created it (a unique
+ * index admits one demo), so they print once.
  */
 export async function ensureSandboxDemo(ctx: AppContext): Promise<CreatedMaster | undefined> {
-  if (ctx.config.env !== 'sandbox' || (await findSandboxDemo(ctx.db))) return undefined;
+  if (await findSandboxDemo(ctx.db)) return undefined;
   try {
     return await withTransaction(ctx.db, (tx) =>
       insertMaster(ctx, tx, { name: 'Sandbox demo partner', country: 'US', usersApi: true }, true),

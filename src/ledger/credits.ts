@@ -2,7 +2,7 @@ import { auditOperatorChange, type OperatorAct } from '../operator/audit.ts';
 import type { Tx } from '../platform/db/pool.ts';
 import { invalidValue } from '../platform/errors.ts';
 import { isKnownCurrency, parsePositiveAmount } from '../platform/money.ts';
-import { customerOwnerExists } from './owners.ts';
+import { customerOwnerExists, type OwnerLookups } from './owners.ts';
 import { balancesOf, postEntry } from './service.ts';
 
 export interface CreditInput {
@@ -16,7 +16,7 @@ export interface CreditInput {
  * POST /operator/v1/ledger/credits: funds a customer balance (deposits arriving outside the
  * API, corrections) as one entry against `external:bank`, audited in the same transaction.
  */
-export async function creditOwner(tx: Tx, act: OperatorAct, input: CreditInput) {
+export async function creditOwner(owners: OwnerLookups, tx: Tx, act: OperatorAct, input: CreditInput) {
   if (!isKnownCurrency(input.currency)) {
     throw invalidValue(
       'currency',
@@ -25,7 +25,7 @@ export async function creditOwner(tx: Tx, act: OperatorAct, input: CreditInput) 
     );
   }
   const amount = parsePositiveAmount(input.amount, 'amount', input.currency);
-  if (!(await customerOwnerExists(tx, input.owner))) {
+  if (!(await customerOwnerExists(owners, tx, input.owner))) {
     throw invalidValue('owner', 'owner must be an existing account:AC_… or user:US_…');
   }
   const entryId = await postEntry(tx, {

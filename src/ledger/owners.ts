@@ -1,21 +1,29 @@
+import type { AppContext } from '../platform/context.ts';
 import type { Queryable } from '../platform/db/pool.ts';
 
-/**
- * Which SRNs name a real customer owner. Each module that owns such records registers a lookup
- * for its SRN type (identity: `account`, users: `user`), so the ledger never reads their tables.
- */
+/** Whether a record with this id exists, in the table of the module that owns that SRN type. */
 export type OwnerLookup = (q: Queryable, id: string) => Promise<boolean>;
 
-const lookups = new Map<string, OwnerLookup>();
+/**
+ * Which SRNs name a real customer owner: the composition root gives the ledger the lookup of each
+ * module that owns such records (identity: `account`, users: `user`), so the ledger never reads
+ * their tables.
+ */
+export interface OwnerLookups {
+  account: OwnerLookup;
+  user: OwnerLookup;
+}
 
-export function registerOwnerType(type: string, lookup: OwnerLookup): void {
-  lookups.set(type, lookup);
+/** What the ledger's operator functions are given. */
+export interface LedgerDeps extends AppContext {
+  owners: OwnerLookups;
 }
 
 /** `account:AC_…` or `user:US_…` that exists; false for anything else, including system owners. */
-export async function customerOwnerExists(q: Queryable, srn: string): Promise<boolean> {
+export async function customerOwnerExists(owners: OwnerLookups, q: Queryable, srn: string): Promise<boolean> {
   const colon = srn.indexOf(':');
   if (colon <= 0) return false;
-  const lookup = lookups.get(srn.slice(0, colon));
-  return lookup ? lookup(q, srn.slice(colon + 1)) : false;
+  const type = srn.slice(0, colon);
+  if (type !== 'account' && type !== 'user') return false;
+  return owners[type](q, srn.slice(colon + 1));
 }

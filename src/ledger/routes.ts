@@ -1,11 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
 import { operatorAction } from '../operator/auth.ts';
-import type { AppContext } from '../platform/context.ts';
 import { runIdempotent, sendIdempotent } from '../platform/http/idempotency.ts';
 import { errorResponses, OPERATOR_SECURITY, withExample } from '../platform/http/openapi.ts';
 import { type CreditInput, creditOwner } from './credits.ts';
 import { creditAnswer, creditRequest } from './examples.ts';
+import type { LedgerDeps } from './owners.ts';
 
 const Amount = Type.Union([Type.String({ maxLength: 64 }), Type.Number()], {
   description: "Decimal amount as a string or number; at most the currency's decimals",
@@ -31,7 +31,7 @@ const CreditAnswer = Type.Object({
   availableBalances: Balances,
 });
 
-export const ledgerOperatorRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => {
+export const ledgerOperatorRoutes: FastifyPluginAsync<{ ctx: LedgerDeps }> = async (app, { ctx }) => {
   app.post<{ Body: CreditInput }>(
     '/operator/v1/ledger/credits',
     {
@@ -48,7 +48,7 @@ export const ledgerOperatorRoutes: FastifyPluginAsync<{ ctx: AppContext }> = asy
     async (request, reply) => {
       const act = { action: operatorAction(request), remoteIp: request.ip };
       const outcome = await runIdempotent(ctx, request, 'operator', (tx) =>
-        creditOwner(tx, act, request.body),
+        creditOwner(ctx.owners, tx, act, request.body),
       );
       request.operatorAudited = true;
       return sendIdempotent(reply, outcome);

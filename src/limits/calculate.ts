@@ -1,8 +1,7 @@
-import type { AppContext } from '../platform/context.ts';
 import { addressSpendKey, checkBillingAddress } from './billing-address.ts';
 import { limitErrors } from './errors.ts';
 import type { CalculateBody } from './schemas.ts';
-import { cachedPartnerOf, currentLimits, type LimitsView, tierOfUser } from './service.ts';
+import { currentLimits, type LimitsDeps, type LimitsView, tierOfUser } from './service.ts';
 
 /**
  * POST /v3/widget/limits/calculate (spec §4.5, §2.4): the address's limits and spend in USD; with
@@ -10,9 +9,9 @@ import { cachedPartnerOf, currentLimits, type LimitsView, tierOfUser } from './s
  * walletType and sourceCurrency are validated but change nothing: limits are one USD figure for
  * card and wallet-pay alike.
  */
-export async function calculateLimits(ctx: AppContext, body: CalculateBody): Promise<LimitsView> {
+export async function calculateLimits(ctx: LimitsDeps, body: CalculateBody): Promise<LimitsView> {
   const address = checkBillingAddress(body.address);
-  const partnerId = await cachedPartnerOf(ctx, body.accountId);
+  const partnerId = await ctx.limitReads.partnerOf(body.accountId);
   if (!partnerId) throw limitErrors.unknownAccount();
   const tier = await tierOfUser(ctx.db, partnerId, body.userId, 'userId');
   const keys = [addressSpendKey(address)];

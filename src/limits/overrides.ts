@@ -1,11 +1,10 @@
 import { auditOperatorChange, type OperatorAct } from '../operator/audit.ts';
-import type { AppContext } from '../platform/context.ts';
 import { withTransaction } from '../platform/db/pool.ts';
 import { invalidValue } from '../platform/errors.ts';
 import { parseAmount } from '../platform/money.ts';
 import { deleteOverride, findOverride, type StoredLimits, saveOverride } from './overrides-store.ts';
 import type { OverrideBody } from './schemas.ts';
-import { cachedPartnerOf, forgetCachedOverride } from './service.ts';
+import type { LimitsDeps } from './service.ts';
 
 const TIERS = ['STANDARD', 'DEBIT_CARD_L2'] as const;
 
@@ -38,8 +37,8 @@ function checkTable(name: string, table: { daily: unknown; weekly: unknown; year
   return { daily: values[0]!.toFixed(), weekly: values[1]!.toFixed(), yearly: values[2]!.toFixed() };
 }
 
-async function partnerAccount(ctx: AppContext, accountId: string): Promise<string> {
-  const partnerId = await cachedPartnerOf(ctx, accountId);
+async function partnerAccount(ctx: LimitsDeps, accountId: string): Promise<string> {
+  const partnerId = await ctx.limitReads.partnerOf(accountId);
   if (partnerId !== accountId) {
     throw invalidValue('accountId', 'accountId must be a partner (master) account.');
   }
@@ -52,7 +51,7 @@ async function partnerAccount(ctx: AppContext, accountId: string): Promise<strin
  * Audited in the same transaction.
  */
 export async function setLimitOverride(
-  ctx: AppContext,
+  ctx: LimitsDeps,
   act: OperatorAct,
   accountId: string,
   body: OverrideBody,
@@ -68,11 +67,11 @@ export async function setLimitOverride(
     else await saveOverride(tx, partnerId, limits, ctx.clock.nowMs());
     await auditOperatorChange(tx, act, `account:${partnerId}`, { cardLimits: limits });
   });
-  forgetCachedOverride(partnerId);
+  ctx.limitReads.forgetOverride(partnerId);
   return overrideView(partnerId, Object.keys(limits).length > 0 ? limits : undefined);
 }
 
-export async function getLimitOverride(ctx: AppContext, accountId: string) {
+export async function getLimitOverride(ctx: LimitsDeps, accountId: string) {
   const partnerId = await partnerAccount(ctx, accountId);
   return overrideView(partnerId, await findOverride(ctx.db, partnerId));
 }

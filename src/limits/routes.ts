@@ -1,6 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { operatorAction } from '../operator/auth.ts';
-import type { AppContext } from '../platform/context.ts';
 import { errorResponses, OPERATOR_SECURITY, withExample } from '../platform/http/openapi.ts';
 import { calculateLimits } from './calculate.ts';
 import { SUPPORTED_COUNTRIES } from './countries.ts';
@@ -20,10 +19,11 @@ import {
   OverrideBody,
   SupportedCountriesAnswer,
 } from './schemas.ts';
+import type { LimitsDeps } from './service.ts';
 
 const tags = ['Limits'];
 
-export const limitsRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => {
+export const limitsRoutes: FastifyPluginAsync<{ ctx: LimitsDeps }> = async (app, { ctx }) => {
   app.post<{ Body: CalculateBody }>(
     '/v3/widget/limits/calculate',
     {

@@ -1,7 +1,8 @@
 import { partnerIdOf } from '../identity/webhook-secret.ts';
+import type { Clock } from '../platform/clock.ts';
 import type { AppContext } from '../platform/context.ts';
-import { GroupedCalls, perContext } from '../platform/db/grouped-writer.ts';
-import type { Queryable, Tx } from '../platform/db/pool.ts';
+import { GroupedCalls } from '../platform/db/grouped-writer.ts';
+import type { Db, Queryable, Tx } from '../platform/db/pool.ts';
 import type { ApiError } from '../platform/errors.ts';
 import { Money } from '../platform/money.ts';
 import { approvedScopesOf } from '../users/scopes-service.ts';
@@ -87,52 +88,65 @@ function view(table: LimitTable, spent: Record<WindowName, Money>): LimitsView {
 }
 
 /**
- * Reads for the public limits endpoint: an account's partner never changes, so it is cached for
- * good; overrides are re-read at most once a second per process (at once after this process's
- * own PUT). Orders never use these caches: they read the override in their transaction.
+ * Reads for the public limits endpoint, one set per app (made by the composition root): an
+ * account's partner never changes, so it is cached for good; overrides are re-read at most once
+ * a second per process (at once after this process's own PUT); concurrent spend reads share one
+ * statement per group (GroupedCalls). Orders never use these: they read the override in their
+ * transaction.
  */
+export class LimitReads {
+  private readonly partners = new Map<string, string>();
+  private readonly overrides = new Map<string, { limits: StoredLimits | undefined; loadedAtMs: number }>();
+  readonly spent: GroupedCalls<SpentRead, Awaited<ReturnType<typeof largestSpentOf>>[number]>;
+
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+  ) {
+    this.spent = new GroupedCalls((reads: SpentRead[]) => largestSpentOf(db, reads));
+  }
+
+  async partnerOf(accountId: string): Promise<string | undefined> {
+    const cached = this.partners.get(accountId);
+    if (cached) return cached;
+    const partnerId = await partnerIdOf(this.db, accountId);
+    if (partnerId) {
+      if (this.partners.size >= PARTNER_CACHE_MAX) this.partners.clear();
+      this.partners.set(accountId, partnerId);
+    }
+    return partnerId;
+  }
+
+  async override(partnerId: string): Promise<StoredLimits | undefined> {
+    const nowMs = this.clock.realNow();
+    const cached = this.overrides.get(partnerId);
+    if (cached && nowMs - cached.loadedAtMs < OVERRIDE_TTL_MS) return cached.limits;
+    const limits = await findOverride(this.db, partnerId);
+    if (this.overrides.size >= PARTNER_CACHE_MAX) this.overrides.clear();
+    this.overrides.set(partnerId, { limits, loadedAtMs: nowMs });
+    return limits;
+  }
+
+  forgetOverride(partnerId: string): void {
+    this.overrides.delete(partnerId);
+  }
+}
+
 const PARTNER_CACHE_MAX = 10_000;
 const OVERRIDE_TTL_MS = 1000;
-const partnerCache = new Map<string, string>();
-const overrideCache = new Map<string, { limits: StoredLimits | undefined; loadedAtMs: number }>();
 
-export async function cachedPartnerOf(ctx: AppContext, accountId: string): Promise<string | undefined> {
-  const cached = partnerCache.get(accountId);
-  if (cached) return cached;
-  const partnerId = await partnerIdOf(ctx.db, accountId);
-  if (partnerId) {
-    if (partnerCache.size >= PARTNER_CACHE_MAX) partnerCache.clear();
-    partnerCache.set(accountId, partnerId);
-  }
-  return partnerId;
+/** What the limits functions are given besides the base context. */
+export interface LimitsDeps extends AppContext {
+  limitReads: LimitReads;
 }
-
-async function cachedOverride(ctx: AppContext, partnerId: string): Promise<StoredLimits | undefined> {
-  const nowMs = ctx.clock.realNow();
-  const cached = overrideCache.get(partnerId);
-  if (cached && nowMs - cached.loadedAtMs < OVERRIDE_TTL_MS) return cached.limits;
-  const limits = await findOverride(ctx.db, partnerId);
-  if (overrideCache.size >= PARTNER_CACHE_MAX) overrideCache.clear();
-  overrideCache.set(partnerId, { limits, loadedAtMs: nowMs });
-  return limits;
-}
-
-export function forgetCachedOverride(partnerId: string): void {
-  overrideCache.delete(partnerId);
-}
-
-/** Concurrent limits reads answered by one statement per group (GroupedCalls). */
-const groupedSpentReads = perContext(
-  (ctx: AppContext) => new GroupedCalls((reads: SpentRead[]) => largestSpentOf(ctx.db, reads)),
-);
 
 export async function currentLimits(
-  ctx: AppContext,
+  ctx: LimitsDeps,
   subject: LimitsSubject,
   keys: string[],
 ): Promise<LimitsView> {
-  const override = subject.partnerId ? await cachedOverride(ctx, subject.partnerId) : undefined;
-  const sums = await groupedSpentReads(ctx).call({ keys, startsMs: windowStarts(ctx.clock.nowMs()) });
+  const override = subject.partnerId ? await ctx.limitReads.override(subject.partnerId) : undefined;
+  const sums = await ctx.limitReads.spent.call({ keys, startsMs: windowStarts(ctx.clock.nowMs()) });
   return view(tableOf(override, subject), spentOf(sums));
 }
 

@@ -1,14 +1,14 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { AppContext } from '../platform/context.ts';
+
 import { errorResponses, OPERATOR_SECURITY, withExample } from '../platform/http/openapi.ts';
 import { operatorAction } from './auth.ts';
 import { advanceClockRequest, clockAnswer } from './examples.ts';
 import { AdvanceClockBody, ClockState } from './schemas.ts';
-import { advanceSandboxClock, sandboxClockState } from './service.ts';
+import { advanceSandboxClock, type OperatorDeps, sandboxClockState } from './service.ts';
 
 const tags = ['Operator'];
 
-export const operatorRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => {
+export const operatorRoutes: FastifyPluginAsync<{ ctx: OperatorDeps }> = async (app, { ctx }) => {
   app.post<{ Body: { advanceSeconds: number } }>(
     '/operator/v1/sandbox/clock',
     {

@@ -1,3 +1,4 @@
+import type { Clock } from '../platform/clock.ts';
 import type { AppContext } from '../platform/context.ts';
 import { withTransaction } from '../platform/db/pool.ts';
 import { forbidden } from '../platform/errors.ts';
@@ -11,25 +12,36 @@ export interface ClockState {
 
 /** Moves the sandbox clock forward; the change and its audit row commit together. */
 export async function advanceSandboxClock(
-  ctx: AppContext,
+  ctx: OperatorDeps,
   call: OperatorAct,
   advanceSeconds: number,
 ): Promise<ClockState> {
-  if (ctx.config.env !== 'sandbox')
-    throw forbidden('The sandbox clock exists only in sandbox.', 'accessDenied.sandboxOnly');
+  const clock = ctx.sandboxClock;
+  if (!clock) throw forbidden('The sandbox clock exists only in sandbox.', 'accessDenied.sandboxOnly');
   const offsetMs = await withTransaction(ctx.db, async (tx) => {
     const offset = await addClockOffsetMs(tx, advanceSeconds * 1000);
     await auditOperatorChange(tx, call, 'sandbox:clock', { advanceSeconds, offsetMs: offset });
     return offset;
   });
-  ctx.clock.setOffsetMs(offsetMs);
-  return { offsetSeconds: offsetMs / 1000, now: ctx.clock.nowMs() };
+  clock.setOffsetMs(offsetMs);
+  return { offsetSeconds: offsetMs / 1000, now: clock.nowMs() };
 }
 
-/** Reloads the offset another process may have changed; run at start and then every second. */
-export async function syncSandboxClock(ctx: AppContext): Promise<void> {
-  if (ctx.config.env !== 'sandbox') return;
-  ctx.clock.setOffsetMs(await readClockOffsetMs(ctx.db));
+/**
+ * Reloads the offset another process may have changed; run at start and then every second. Without
+ * a sandbox clock (production) there is nothing to move: a stored offset is ignored.
+ */
+export async function syncSandboxClock(ctx: OperatorDeps): Promise<void> {
+  if (!ctx.sandboxClock) return;
+  ctx.sandboxClock.setOffsetMs(await readClockOffsetMs(ctx.db));
+}
+
+/**
+ * What the operator's clock functions are given: the sandbox clock, which the operator may move
+ * forward, or none (production's clock is the real one).
+ */
+export interface OperatorDeps extends AppContext {
+  sandboxClock: Clock | undefined;
 }
 
 export function sandboxClockState(ctx: AppContext): ClockState {

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { idempotencyScope, scopeOf } from '../identity/access.ts';
-import type { AppContext } from '../platform/context.ts';
 import { hasIdempotencyKey, runIdempotent, sendIdempotent } from '../platform/http/idempotency.ts';
 import { errorResponses, PARTNER_SECURITY, withExample } from '../platform/http/openapi.ts';
+import type { OrdersDeps } from './deps.ts';
 import {
   partnerQuoteRequest,
   quoteAnswer,
@@ -22,7 +22,7 @@ import { getReservation, partnerQuote, reserve, storeReservation } from './servi
 
 const tags = ['Orders'];
 
-export const ordersRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => {
+export const ordersRoutes: FastifyPluginAsync<{ ctx: OrdersDeps }> = async (app, { ctx }) => {
   app.post<{ Body: ReserveBody }>(
     '/v3/orders/reserve',
     {

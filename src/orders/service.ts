@@ -1,7 +1,6 @@
 import type { Scope } from '../identity/types.ts';
-import type { AppContext } from '../platform/context.ts';
-import { GroupedCalls, perContext } from '../platform/db/grouped-writer.ts';
-import type { Tx } from '../platform/db/pool.ts';
+import { GroupedCalls } from '../platform/db/grouped-writer.ts';
+import type { Db, Tx } from '../platform/db/pool.ts';
 import { ApiError, notFound } from '../platform/errors.ts';
 import { newReservationId } from '../platform/ids.ts';
 import { type Money, parsePositiveAmount } from '../platform/money.ts';
@@ -14,6 +13,7 @@ import {
   pricingSettings,
   quote,
 } from '../pricing/service.ts';
+import type { OrdersDeps, ReservationInserts } from './deps.ts';
 import { orderErrors } from './errors.ts';
 import { checkCountry, checkCurrencyForCountry, checkDest, checkReferrer } from './order-checks.ts';
 import { readReserveRequest, type StoredRequest } from './reservation-request.ts';
@@ -52,7 +52,7 @@ const RESERVE_ATTEMPTS = 3;
  * another process since this one read them, nothing was stored: read them again and redo it all.
  */
 export async function reserve<T>(
-  ctx: AppContext,
+  ctx: OrdersDeps,
   scope: Scope,
   body: ReserveBody,
   store: ReservationStorer<T>,
@@ -75,7 +75,7 @@ export async function reserve<T>(
  * one (account lookups and the settings' reload use the pool).
  */
 async function prepareReservation(
-  ctx: AppContext,
+  ctx: OrdersDeps,
   scope: Scope,
   body: ReserveBody,
 ): Promise<PreparedReservation> {
@@ -90,19 +90,18 @@ async function prepareReservation(
 /**
  * Reservations of concurrent requests stored by one autocommit statement per group: one commit
  * (one WAL flush) for the group instead of one per reservation. Each request learns whether its
- * own row was stored.
+ * own row was stored. One per app, made by the composition root.
  */
-const groupedReservations = perContext(
-  (ctx: AppContext) =>
-    new GroupedCalls((reservations: NewReservation[]) => insertReservations(ctx.db, reservations)),
-);
+export function groupedReservationInserts(db: Db): ReservationInserts {
+  return new GroupedCalls((reservations: NewReservation[]) => insertReservations(db, reservations));
+}
 
 /**
  * Stores a prepared reservation for 15 minutes by the service clock (§2.2): in the caller's
  * transaction when given one, else grouped with concurrent requests' (autocommit).
  */
 export async function storeReservation(
-  ctx: AppContext,
+  ctx: OrdersDeps,
   tx: Tx | undefined,
   scope: Scope,
   prepared: PreparedReservation,
@@ -122,13 +121,13 @@ export async function storeReservation(
   };
   const stored = tx
     ? (await insertReservations(tx, [reservation]))[0]
-    : await groupedReservations(ctx).call(reservation);
+    : await ctx.reservationInserts.call(reservation);
   if (!stored) throw new PricingChanged();
   return { url: checkoutUrl(ctx, scope, id, prepared.request), reservation: id };
 }
 
 /** The hosted checkout link: API.md's query parameters, in Wyre's order. */
-function checkoutUrl(ctx: AppContext, scope: Scope, id: string, request: StoredRequest): string {
+function checkoutUrl(ctx: OrdersDeps, scope: Scope, id: string, request: StoredRequest): string {
   const accountId = request.referrerAccountId ?? scope.accountId;
   const query = new URLSearchParams({ accountId, reservation: id });
   if (request.redirectUrl !== null) query.set('redirectUrl', request.redirectUrl);
@@ -140,7 +139,7 @@ function checkoutUrl(ctx: AppContext, scope: Scope, id: string, request: StoredR
 }
 
 /** GET /v3/orders/reservation/{id}: readable after use or expiry; other partners' ids are 404. */
-export async function getReservation(ctx: AppContext, scope: Scope, id: string) {
+export async function getReservation(ctx: OrdersDeps, scope: Scope, id: string) {
   const row = await findReservation(ctx.db, scope.partnerId, scope.accountId, id);
   if (!row) throw notFound('Reservation');
   return reservationView(row);
@@ -160,7 +159,7 @@ export interface ConsumedReservation {
  * reservations all throw illegalReservation.
  */
 export async function consumeReservation(
-  ctx: AppContext,
+  ctx: OrdersDeps,
   tx: Tx,
   scope: Scope,
   id: string,
@@ -180,7 +179,7 @@ function consumed(row: UsableReservationRow): ConsumedReservation {
  * must be passed to unconsume (same transaction), so they stay usable.
  */
 export async function consumeReservations(
-  ctx: AppContext,
+  ctx: OrdersDeps,
   tx: Tx,
   uses: readonly { scope: Scope; id: string }[],
 ): Promise<(ConsumedReservation | ApiError)[]> {
@@ -198,7 +197,7 @@ export function unconsume(tx: Tx, ids: readonly string[]): Promise<void> {
 }
 
 /** Spends a reservation without an order: no order can use it afterwards. */
-export function retireReservation(ctx: AppContext, id: string): Promise<void> {
+export function retireReservation(ctx: OrdersDeps, id: string): Promise<void> {
   return useReservationUp(ctx.db, id, ctx.clock.nowMs());
 }
 
@@ -209,7 +208,7 @@ const WALLET_TYPES: Record<string, string> = {
 };
 
 /** POST /v3/orders/quote/partner: the same quote a reservation would lock, not stored. */
-export async function partnerQuote(ctx: AppContext, scope: Scope, body: PartnerQuoteBody): Promise<Quote> {
+export async function partnerQuote(ctx: OrdersDeps, scope: Scope, body: PartnerQuoteBody): Promise<Quote> {
   const given = [body.sourceAmount, body.destAmount].filter((value) => value !== undefined).length;
   if (given === 2) throw orderErrors.bothAmounts();
   if (given === 1 && body.amount !== undefined) throw orderErrors.amountWithLockedAmount();
@@ -256,7 +255,7 @@ export interface CheckoutReservation {
 }
 
 export async function reservationForCheckout(
-  ctx: AppContext,
+  ctx: OrdersDeps,
   id: string,
 ): Promise<CheckoutReservation | undefined> {
   const row = await findReservationById(ctx.db, id);

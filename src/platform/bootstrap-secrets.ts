@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { type Config, ConfigError, parseMasterKey } from '../config.ts';
+import { type Config, parseMasterKey } from '../config.ts';
 import { randomToken } from './crypto.ts';
 
 export interface ResolvedSecrets {
@@ -11,6 +11,8 @@ export interface ResolvedSecrets {
   /** True when this start created them: the caller prints them once. */
   generated: boolean;
   file: string;
+  /** The operator token is the one kept in `file` (none was configured). */
+  tokenInFile: boolean;
 }
 
 interface SecretsFile {
@@ -19,17 +21,21 @@ interface SecretsFile {
 }
 
 /**
- * Production takes both secrets from the environment (config refuses to start otherwise).
- * Sandbox generates any that are missing on first start and keeps them in
+ * Production takes both secrets from the environment (config.ts refuses a production
+ * configuration without them, so only a sandbox gets this far without both). Sandbox generates any that are missing on first start and keeps them in
  * `<dataDir>/sandbox-secrets.json` (mode 0600), so restarts keep working credentials.
  */
 export async function resolveSecrets(config: Config): Promise<ResolvedSecrets> {
   const file = path.join(config.dataDir, 'sandbox-secrets.json');
   if (config.masterKey && config.operatorToken) {
-    return { masterKey: config.masterKey, operatorToken: config.operatorToken, generated: false, file };
+    return {
+      masterKey: config.masterKey,
+      operatorToken: config.operatorToken,
+      generated: false,
+      file,
+      tokenInFile: false,
+    };
   }
-  if (config.env === 'production')
-    throw new ConfigError('RAMPART_MASTER_KEY', 'is required when RAMPART_ENV=production');
   let stored: SecretsFile | undefined;
   if (existsSync(file)) stored = JSON.parse(await readFile(file, 'utf8')) as SecretsFile;
   const generated = stored === undefined;
@@ -46,5 +52,6 @@ export async function resolveSecrets(config: Config): Promise<ResolvedSecrets> {
     operatorToken: config.operatorToken ?? secrets.operatorToken,
     generated,
     file,
+    tokenInFile: config.operatorToken === undefined,
   };
 }

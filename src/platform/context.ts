@@ -2,7 +2,11 @@ import type { Config } from '../config.ts';
 import type { Clock } from './clock.ts';
 import type { Db } from './db/pool.ts';
 
-/** What every domain module is given: settings, the database and the clock. Nothing global. */
+/**
+ * What every domain function is given: settings, the database and the clock. Each domain's deps
+ * type extends it with the ports and services that domain uses; the composition root
+ * (src/compose.ts) builds one value that satisfies them all. Nothing global.
+ */
 export interface AppContext {
   config: Config & { masterKey: Buffer; operatorToken: string };
   db: Db;
@@ -14,4 +18,6 @@ export interface AppContext {
    */
   asyncCommitDb: Db;
   clock: Clock;
+  /** Put before every exception id: `test_` in sandbox, as Wyre's, nothing in production. */
+  exceptionIdPrefix: string;
 }

@@ -55,10 +55,12 @@ export function newKey(prefix: 'AK' | 'SK'): string {
   return [prefix, randomChars(8), randomChars(8), randomChars(8), randomChars(8)].join('-');
 }
 
-/** Six characters, as Wyre's support references; sandbox ones carry `test_` so they are never confused. */
-export function newExceptionId(sandbox: boolean): string {
-  const id = randomChars(6);
-  return sandbox ? `test_${id}` : id;
+/**
+ * Six characters, as Wyre's support references, after `prefix`: the sandbox's carry `test_`
+ * (AppContext.exceptionIdPrefix) so they are never confused with production's.
+ */
+export function newExceptionId(prefix: string): string {
+  return `${prefix}${randomChars(6)}`;
 }
 
 const ID_PATTERN = new RegExp(`^[A-Z]{2}_[${ID_ALPHABET}]{11}$`);

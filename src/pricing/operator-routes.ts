@@ -1,15 +1,15 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { operatorAction } from '../operator/auth.ts';
-import type { AppContext } from '../platform/context.ts';
 import { errorResponses, OPERATOR_SECURITY, withExample } from '../platform/http/openapi.ts';
 import { feeScheduleExample, referencePricesAnswer, referencePricesRequest } from './examples.ts';
 import type { FeeScheduleJson } from './fees.ts';
 import { FeeScheduleAnswer, FeeScheduleBody, ReferencePricesAnswer, ReferencePricesBody } from './schemas.ts';
+import type { PricingDeps } from './service.ts';
 import { feeScheduleView, referencePrices, setFeeSchedule, setReferencePrices } from './service.ts';
 
 const tags = ['Operator'];
 
-export const pricingOperatorRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => {
+export const pricingOperatorRoutes: FastifyPluginAsync<{ ctx: PricingDeps }> = async (app, { ctx }) => {
   app.put<{ Body: Record<string, unknown> }>(
     '/operator/v1/rates',
     {

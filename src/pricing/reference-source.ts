@@ -16,7 +16,8 @@ export class ReferenceRateSource implements RateSource {
 
   constructor(
     private readonly settings: PricingSettingsCache,
-    private readonly withDefaults: boolean,
+    /** Whether the shipped default prices (sandbox) lie under the operator's table. */
+    readonly withDefaults: boolean,
   ) {}
 
   async current(): Promise<PriceSnapshot> {

@@ -1,19 +1,15 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { AppContext } from '../platform/context.ts';
 import { invalidValue } from '../platform/errors.ts';
 import { errorResponses, withExample } from '../platform/http/openapi.ts';
 import { ratesAnswer } from './examples.ts';
 import type { RatesFormat, RatesView } from './rates.ts';
 import { RatesAnswer, RatesQuery } from './schemas.ts';
-import { ratesAs, startPricing } from './service.ts';
+import { type PricingDeps, ratesAs } from './service.ts';
 
 const VIEWS = new Set<RatesView>(['DIVISOR', 'MULTIPLIER', 'PRICED']);
 
-/** Public prices (GET /v3/rates). Registering this plugin starts the configured rate source. */
-export const pricingRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => {
-  const pricing = startPricing(ctx);
-  app.addHook('onClose', async () => pricing.close());
-
+/** Public prices (GET /v3/rates). */
+export const pricingRoutes: FastifyPluginAsync<{ ctx: PricingDeps }> = async (app, { ctx }) => {
   app.get<{ Querystring: { as?: string; format?: RatesFormat } }>(
     '/v3/rates',
     {

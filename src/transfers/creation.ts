@@ -2,8 +2,8 @@ import { type TransferCreatedArguments, transferCreatedArguments } from '../call
 import { chainsForCurrency } from '../chains/addresses.ts';
 import type { Scope } from '../identity/types.ts';
 import { type HoldArguments, holdArguments, ledgerRefusal, type NewEntry } from '../ledger/service.ts';
-import type { AppContext } from '../platform/context.ts';
 import { Money } from '../platform/money.ts';
+import type { TransfersDeps } from './deps.ts';
 import { transferErrors } from './errors.ts';
 import { ledgerOwner, type Party } from './parties.ts';
 import { settlementPostings } from './postings.ts';
@@ -35,7 +35,12 @@ export function confirmedHistory(dest: Party, atMs: number): StoredHistoryEntry[
   return dest.kind === 'chain' ? [pending] : [pending, historyEntry('COMPLETED', atMs)];
 }
 
-export function newTransferRow(ctx: AppContext, scope: Scope, p: PreparedTransfer, id: string): NewTransfer {
+export function newTransferRow(
+  ctx: TransfersDeps,
+  scope: Scope,
+  p: PreparedTransfer,
+  id: string,
+): NewTransfer {
   const nowMs = ctx.clock.nowMs();
   const status: TransferStatus = p.preview
     ? 'PREVIEW'
@@ -77,7 +82,7 @@ export function newTransferRow(ctx: AppContext, scope: Scope, p: PreparedTransfe
 
 /** Every real (non-preview) transfer's callbacks: subscriptions to it, its account, owner or parties. */
 export function creationCallbacks(
-  ctx: AppContext,
+  ctx: TransfersDeps,
   scope: Scope,
   p: PreparedTransfer,
   fresh: NewTransfer,

@@ -1,10 +1,10 @@
 import { CHAINS, type Chain, chainsForCurrency, isChain } from '../chains/addresses.ts';
 import { balancesOf, postEntry } from '../ledger/service.ts';
 import { auditOperatorChange, type OperatorAct } from '../operator/audit.ts';
-import type { AppContext } from '../platform/context.ts';
 import type { Tx } from '../platform/db/pool.ts';
 import { parsePositiveAmount } from '../platform/money.ts';
 import { findDepositAddressOwner } from '../users/deposit-addresses.ts';
+import type { TransfersDeps } from './deps.ts';
 import { transferErrors } from './errors.ts';
 import type { DepositBody } from './schemas.ts';
 
@@ -33,8 +33,9 @@ async function depositTarget(tx: Tx, dest: string) {
  * to a deposit address. The owner is credited from external:chain:<chain> in one entry; any
  * currency that chain carries is accepted (USDC to an ethereum address). Audited with the change.
  */
-export async function simulateDeposit(ctx: AppContext, tx: Tx, act: OperatorAct, body: DepositBody) {
-  if (ctx.config.env !== 'sandbox') throw transferErrors.sandboxOnly();
+export async function simulateDeposit(ctx: TransfersDeps, tx: Tx, act: OperatorAct, body: DepositBody) {
+  if (!Object.values(ctx.chains.backends).some((backend) => backend?.simulatesDeposits))
+    throw transferErrors.sandboxOnly();
   const amount = parsePositiveAmount(body.amount, 'amount', body.currency);
   const target = await depositTarget(tx, body.dest);
   if (!chainsForCurrency(body.currency).includes(target.chain)) {

@@ -1,11 +1,10 @@
-import { networkFor } from '../chains/addresses.ts';
-import { type ChainOutcome, onChainOutcome } from '../chains/port.ts';
+import type { ChainOutcome } from '../chains/port.ts';
 import { postEntry, voidHold } from '../ledger/service.ts';
-import type { AppContext } from '../platform/context.ts';
 import { type Db, type Tx, withTransaction } from '../platform/db/pool.ts';
 import { enqueueJob } from '../platform/jobs/queue.ts';
 import type { JobRunner } from '../platform/jobs/runner.ts';
 import { transferPostings } from './creation.ts';
+import type { TransfersDeps } from './deps.ts';
 import { reversalPostings } from './postings.ts';
 import { partiesOf } from './service.ts';
 import { historyEntry } from './status-history.ts';
@@ -25,7 +24,7 @@ const SWEEP_MAX = 500;
  * Expires every UNCONFIRMED transfer past `expiresAt` by ctx.clock, one transaction each (one
  * transaction voiding several holds would lock balances out of sorted order). Returns how many.
  */
-export async function expireDueTransfers(ctx: AppContext): Promise<number> {
+export async function expireDueTransfers(ctx: TransfersDeps): Promise<number> {
   let expired = 0;
   while (expired < SWEEP_MAX) {
     const done = await withTransaction(ctx.db, async (tx) => {
@@ -52,7 +51,8 @@ export async function expireDueTransfers(ctx: AppContext): Promise<number> {
  * CONFIRMED completes it with the BlockchainTx; FAILED posts the exact reverse of the
  * settlement entry, returning everything, fees included, to the source.
  */
-async function onTransferOutcome(ctx: AppContext, tx: Tx, outcome: ChainOutcome): Promise<void> {
+/** A withdrawal's send settled: COMPLETED, or FAILED with the amount returned to its source. */
+export async function onTransferOutcome(ctx: TransfersDeps, tx: Tx, outcome: ChainOutcome): Promise<void> {
   const row = await lockTransferById(tx, outcome.reference.slice('transfer:'.length));
   if (row?.status !== 'PENDING') return;
   const at = ctx.clock.now();
@@ -66,7 +66,7 @@ async function onTransferOutcome(ctx: AppContext, tx: Tx, outcome: ChainOutcome)
     });
     return;
   }
-  const { dest } = partiesOf(row, networkFor(ctx.config.env));
+  const { dest } = partiesOf(row, ctx.chains.network);
   await postEntry(tx, {
     kind: 'transfer.returned',
     reference: outcome.reference,
@@ -90,8 +90,7 @@ function scheduleSweep(db: Db, runAtMs?: number) {
 }
 
 /** Wires the transfers module's background work into a job runner (serve and worker alike). */
-export async function registerTransferJobs(runner: JobRunner, ctx: AppContext): Promise<void> {
-  onChainOutcome('transfer', onTransferOutcome);
+export async function registerTransferJobs(runner: JobRunner, ctx: TransfersDeps): Promise<void> {
   runner.register(EXPIRY_SWEEP_JOB, async () => {
     try {
       await expireDueTransfers(ctx);

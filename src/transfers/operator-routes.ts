@@ -1,13 +1,13 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { operatorAction } from '../operator/auth.ts';
-import type { AppContext } from '../platform/context.ts';
 import { runIdempotent, sendIdempotent } from '../platform/http/idempotency.ts';
 import { errorResponses, OPERATOR_SECURITY, withExample } from '../platform/http/openapi.ts';
 import { simulateDeposit } from './deposits.ts';
+import type { TransfersDeps } from './deps.ts';
 import { depositAnswer, depositRequest } from './examples.ts';
 import { DepositAnswer, DepositBody } from './schemas.ts';
 
-export const transfersOperatorRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => {
+export const transfersOperatorRoutes: FastifyPluginAsync<{ ctx: TransfersDeps }> = async (app, { ctx }) => {
   app.post<{ Body: DepositBody }>(
     '/operator/v1/sandbox/deposits',
     {

@@ -1,9 +1,9 @@
 import { transferCreatedArguments } from '../callbacks/service.ts';
-import type { AppContext } from '../platform/context.ts';
 import type { Tx } from '../platform/db/pool.ts';
 import { newId } from '../platform/ids.ts';
 import { Money } from '../platform/money.ts';
 import { quoteLockMs } from './creation.ts';
+import type { TransfersDeps } from './deps.ts';
 import { historyEntry } from './status-history.ts';
 import {
   insertSettledTransfers,
@@ -89,7 +89,11 @@ function orderTransferRow(delivery: OrderDelivery, id: string, nowMs: number): N
  * queues the callbacks of subscriptions to its account, owner or dest (no notifyUrl: orders
  * have none). Answers the transfer id the order carries as `transferId`.
  */
-export async function recordOrderTransfer(ctx: AppContext, tx: Tx, delivery: OrderDelivery): Promise<string> {
+export async function recordOrderTransfer(
+  ctx: TransfersDeps,
+  tx: Tx,
+  delivery: OrderDelivery,
+): Promise<string> {
   const row = orderTransferRow(delivery, newId('TF'), ctx.clock.nowMs());
   const callbacks = transferCreatedArguments(ctx, orderTransferParties(row));
   await insertTransferWith(tx, row, { hold: null, callbacks });
@@ -98,7 +102,7 @@ export async function recordOrderTransfer(ctx: AppContext, tx: Tx, delivery: Ord
 
 /** recordOrderTransfer for orders made PROCESSING together: one statement; ids in order. */
 export async function recordOrderTransfers(
-  ctx: AppContext,
+  ctx: TransfersDeps,
   tx: Tx,
   deliveries: readonly OrderDelivery[],
 ): Promise<string[]> {
@@ -126,7 +130,7 @@ function orderTransferParties(row: NewTransfer) {
  * for an address (a custody account has none). Safe to repeat.
  */
 export function completeOrderTransfer(
-  ctx: AppContext,
+  ctx: TransfersDeps,
   tx: Tx,
   transferId: string | null,
   blockchainTx: Record<string, unknown> | null,
@@ -141,7 +145,7 @@ export function completeOrderTransfer(
  * its transfer, so no lock is taken on the transfers first.
  */
 export async function completeOrderTransfers(
-  ctx: AppContext,
+  ctx: TransfersDeps,
   tx: Tx,
   deliveries: readonly { transferId: string | null; blockchainTx: Record<string, unknown> | null }[],
 ): Promise<void> {
@@ -166,7 +170,7 @@ export async function completeOrderTransfers(
  * lock as completeOrderTransfers: FAILED with the reason, only while still PENDING. Safe to repeat.
  */
 export async function failOrderTransfer(
-  ctx: AppContext,
+  ctx: TransfersDeps,
   tx: Tx,
   transferId: string | null,
   failureReason: string,

@@ -2,10 +2,10 @@ import { type Chain, chainsForCurrency, type Network, parseChainSrn } from '../c
 import { chainSendsAvailable } from '../chains/port.ts';
 import { accountInPartner } from '../identity/accounts-service.ts';
 import type { Scope } from '../identity/types.ts';
-import type { AppContext } from '../platform/context.ts';
 import type { Queryable } from '../platform/db/pool.ts';
 import { isId } from '../platform/ids.ts';
 import { type TransferStanding, transferStandings } from '../users/transfer-standing.ts';
+import type { TransfersDeps } from './deps.ts';
 import { transferErrors } from './errors.ts';
 
 /** A transfer's source or dest, read from its SRN (API.md: a bare `AC_…` is an account). */
@@ -51,7 +51,7 @@ export function maySettleFor(scope: Scope, source: string): boolean {
 
 /** Refusals that need no database: run before any quote or transaction. */
 export function checkPartiesStatically(
-  ctx: AppContext,
+  ctx: TransfersDeps,
   scope: Scope,
   source: Party,
   dest: Party,
@@ -65,7 +65,7 @@ export function checkPartiesStatically(
   if (dest.kind === 'chain') {
     if (!chainsForCurrency(destCurrency).includes(dest.chain))
       throw transferErrors.destWrongChain(dest.chain, destCurrency);
-    if (!chainSendsAvailable(ctx)) throw transferErrors.chainUnavailable();
+    if (!chainSendsAvailable(ctx, dest.chain)) throw transferErrors.chainUnavailable();
   }
 }
 

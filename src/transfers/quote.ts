@@ -1,10 +1,10 @@
-import type { AppContext } from '../platform/context.ts';
 import { currencyScale, Money } from '../platform/money.ts';
 import { pricingErrors } from '../pricing/errors.ts';
 import type { FeeRule, FeeSchedule } from '../pricing/fees.ts';
 import type { PriceSnapshot } from '../pricing/prices.ts';
 import { computeQuote } from '../pricing/quote.ts';
 import { currentFeeSchedule, currentPrices } from '../pricing/service.ts';
+import type { TransfersDeps } from './deps.ts';
 
 /**
  * A transfer's amounts, from pricing's one quote function (API.md decision 2). Fees: the rule
@@ -60,7 +60,7 @@ function unitSnapshot(currency: string): PriceSnapshot {
   return { usdPrices: new Map([[currency, new Money(1)]]), asOfMs: 0, source: 'reference' };
 }
 
-export async function quoteTransfer(ctx: AppContext, input: TransferQuoteInput): Promise<TransferQuote> {
+export async function quoteTransfer(ctx: TransfersDeps, input: TransferQuoteInput): Promise<TransferQuote> {
   const { sourceCurrency: src, destCurrency: dest } = input;
   const exchange = src !== dest;
   const method = exchange ? EXCHANGE_METHOD : SAME_CURRENCY_METHOD;

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { idempotencyScope, scopeOf } from '../identity/access.ts';
-import type { AppContext } from '../platform/context.ts';
 import { hasIdempotencyKey, runIdempotent, sendIdempotent } from '../platform/http/idempotency.ts';
 import { errorResponses, PARTNER_SECURITY, withExample } from '../platform/http/openapi.ts';
+import type { TransfersDeps } from './deps.ts';
 import {
   completedTransferAnswer,
   createTransferRequest,
@@ -23,7 +23,7 @@ import { prepareTransfer } from './transfer-request.ts';
 
 const tags = ['Transfers'];
 
-export const transfersRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => {
+export const transfersRoutes: FastifyPluginAsync<{ ctx: TransfersDeps }> = async (app, { ctx }) => {
   app.post<{ Body: CreateTransferBody }>(
     '/v3/transfers',
     {

@@ -1,8 +1,7 @@
-import { type Network, networkFor } from '../chains/addresses.ts';
+import type { Network } from '../chains/addresses.ts';
 import { requestChainSend } from '../chains/port.ts';
 import type { Scope } from '../identity/types.ts';
 import { combinedEntries, entryArguments, settleHold } from '../ledger/service.ts';
-import type { AppContext } from '../platform/context.ts';
 import type { Queryable, Tx } from '../platform/db/pool.ts';
 import { newId } from '../platform/ids.ts';
 import { Money } from '../platform/money.ts';
@@ -17,6 +16,7 @@ import {
   TRANSFER_ENTRY_KIND,
   transferPostings,
 } from './creation.ts';
+import type { TransfersDeps } from './deps.ts';
 import { transferErrors } from './errors.ts';
 import { checkPartiesStanding, maySettleFor, type Party, parseParty } from './parties.ts';
 import type { TransferListQuery } from './schemas.ts';
@@ -44,7 +44,7 @@ export function partiesOf(row: TransferRow, network: Network): { source: Party; 
 }
 
 /** A withdrawal waits for the chain (PENDING); a book transfer is done in the same transaction. */
-async function queueChainSend(ctx: AppContext, tx: Tx, row: NewTransfer, dest: Party) {
+async function queueChainSend(ctx: TransfersDeps, tx: Tx, row: NewTransfer, dest: Party) {
   if (dest.kind !== 'chain') return;
   await requestChainSend(ctx, tx, {
     reference: `transfer:${row.id}`,
@@ -71,7 +71,7 @@ export function sendsOnChain(p: PreparedTransfer): boolean {
  * balance row stays locked only that long (which bounds transfers drawing on one hot balance).
  */
 export async function createTransfer(
-  ctx: AppContext,
+  ctx: TransfersDeps,
   scope: Scope,
   prepared: PreparedTransfer,
   tx?: Tx,
@@ -105,7 +105,7 @@ export async function createTransfer(
  * order (every path): transfer row, then its hold, then balances in sorted order.
  */
 export async function confirmTransfer(
-  ctx: AppContext,
+  ctx: TransfersDeps,
   tx: Tx,
   scope: Scope,
   id: string,
@@ -116,7 +116,7 @@ export async function confirmTransfer(
   if (row.status !== 'UNCONFIRMED') throw transferErrors.notUnconfirmed(row.status);
   const nowMs = ctx.clock.nowMs();
   if (row.expires_at.getTime() <= nowMs) throw transferErrors.expired();
-  const { source, dest } = partiesOf(row, networkFor(ctx.config.env));
+  const { source, dest } = partiesOf(row, ctx.chains.network);
   await checkPartiesStanding(tx, scope.partnerId, source, dest);
   await queueChainSend(ctx, tx, row, dest);
   await settleHold(tx, row.hold_id!, {

@@ -1,6 +1,5 @@
 import type { Scope } from '../identity/types.ts';
 import { combinedEntries, type EntryArguments, entryArguments } from '../ledger/service.ts';
-import type { AppContext } from '../platform/context.ts';
 import { GroupedCalls, perContext } from '../platform/db/grouped-writer.ts';
 import { newId } from '../platform/ids.ts';
 import {
@@ -10,6 +9,7 @@ import {
   settlementEntry,
   settlesAtOnce,
 } from './creation.ts';
+import type { TransfersDeps } from './deps.ts';
 import { partiesStandingRefusals } from './parties.ts';
 import { insertSettledTransfers, type SettledTransfer } from './store.ts';
 import type { PreparedTransfer } from './transfer-request.ts';
@@ -48,7 +48,7 @@ class SettledBatches {
     maxGroup: MAX_GROUP,
   });
 
-  constructor(private readonly ctx: AppContext) {}
+  constructor(private readonly ctx: TransfersDeps) {}
 
   async create(scope: Scope, prepared: PreparedTransfer): Promise<TransferView> {
     if (!settlesAtOnce(prepared) || prepared.dest.kind === 'chain') {
@@ -95,14 +95,14 @@ class SettledBatches {
   }
 }
 
-const batchesOf = perContext((ctx: AppContext) => new SettledBatches(ctx));
+const batchesOf = perContext((ctx: TransfersDeps) => new SettledBatches(ctx));
 
 /**
  * Creates a book transfer with autoConfirm outside any transaction of the caller's, together
  * with the ones other requests are creating at the same moment (see above).
  */
 export function createSettledTogether(
-  ctx: AppContext,
+  ctx: TransfersDeps,
   scope: Scope,
   prepared: PreparedTransfer,
 ): Promise<TransferView> {

@@ -1,8 +1,7 @@
 import { assertNotifyUrlAllowed } from '../callbacks/service.ts';
-import { networkFor } from '../chains/addresses.ts';
 import type { Scope } from '../identity/types.ts';
-import type { AppContext } from '../platform/context.ts';
 import { isKnownCurrency, parsePositiveAmount } from '../platform/money.ts';
+import type { TransfersDeps } from './deps.ts';
 import { transferErrors } from './errors.ts';
 import { actingParty, checkPartiesStatically, type Party, parseParty } from './parties.ts';
 import { quoteTransfer, type TransferQuote } from './quote.ts';
@@ -42,14 +41,14 @@ function fixedAmount(body: CreateTransferBody, sourceCurrency: string, destCurre
 }
 
 export async function prepareTransfer(
-  ctx: AppContext,
+  ctx: TransfersDeps,
   scope: Scope,
   body: CreateTransferBody,
 ): Promise<PreparedTransfer> {
   const sourceCurrency = currency(body.sourceCurrency, 'sourceCurrency');
   const destCurrency = currency(body.destCurrency ?? body.sourceCurrency, 'destCurrency');
   const amount = fixedAmount(body, sourceCurrency, destCurrency);
-  const network = networkFor(ctx.config.env);
+  const network = ctx.chains.network;
   const source = body.source === undefined ? actingParty(scope) : parseParty(body.source, 'source', network);
   const dest = parseParty(body.dest, 'dest', network);
   checkPartiesStatically(ctx, scope, source, dest, destCurrency);

@@ -1,6 +1,6 @@
-import { type Chain, sandboxDepositAddress } from '../chains/addresses.ts';
-import type { AppContext } from '../platform/context.ts';
+import type { Chain } from '../chains/addresses.ts';
 import type { Queryable } from '../platform/db/pool.ts';
+import type { UsersDeps } from './deps.ts';
 import { userErrors } from './errors.ts';
 
 /**
@@ -36,7 +36,7 @@ export function chainsRequested(codes: string[]): { chain: Chain; currency: stri
  * backend yet, so it refuses rather than hand out an address nobody holds the key to.
  */
 export async function assignDepositAddresses(
-  ctx: AppContext,
+  ctx: UsersDeps,
   q: Queryable,
   partnerId: string,
   owner: string,
@@ -44,13 +44,14 @@ export async function assignDepositAddresses(
 ): Promise<void> {
   const wanted = chainsRequested(codes);
   if (wanted.length === 0) return;
-  if (ctx.config.env !== 'sandbox') throw userErrors.depositAddressesUnavailable();
   for (const { chain, currency } of wanted) {
+    const backend = ctx.chains.backends[chain];
+    if (!backend) throw userErrors.depositAddressesUnavailable();
     await q.query(
       `INSERT INTO deposit_addresses (address, chain, currency, partner_id, owner, created_at)
        VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (owner, currency) DO NOTHING`,
       [
-        sandboxDepositAddress(chain, `${owner}:${currency}`),
+        backend.depositAddress(chain, `${owner}:${currency}`),
         chain,
         currency,
         partnerId,

@@ -1,11 +1,10 @@
 import type { Scope } from '../identity/types.ts';
-import type { AppContext } from '../platform/context.ts';
 import { sha256Hex } from '../platform/crypto.ts';
 import { withTransaction } from '../platform/db/pool.ts';
 import { newId } from '../platform/ids.ts';
 import { actingUser } from './access.ts';
+import type { UsersDeps } from './deps.ts';
 import { declaredMediaType, detectDocumentType } from './document-type.ts';
-import { type DocumentStorage, postgresDocumentStorage } from './documents-store.ts';
 import { userErrors } from './errors.ts';
 import { advanceScopes } from './scopes-service.ts';
 import { listScopes, saveUserFields } from './users-store.ts';
@@ -32,12 +31,7 @@ export interface UploadInput {
  * bytes (their real type must be the declared one), then stores the document and marks the
  * field SUBMITTED in one transaction. Nothing is written when any check fails.
  */
-export async function uploadDocument(
-  ctx: AppContext,
-  scope: Scope,
-  input: UploadInput,
-  storage: DocumentStorage = postgresDocumentStorage,
-): Promise<void> {
+export async function uploadDocument(ctx: UsersDeps, scope: Scope, input: UploadInput): Promise<void> {
   const allowedDocTypes = DOC_TYPES_BY_FIELD[input.fieldId];
   if (!Object.hasOwn(DOC_TYPES_BY_FIELD, input.fieldId) || !allowedDocTypes)
     throw userErrors.notUploadable(input.fieldId);
@@ -58,7 +52,7 @@ export async function uploadDocument(
     if (scopes.some((row) => row.status === 'CLOSED')) throw userErrors.userClosed();
     const now = ctx.clock.now();
     const documentId = newId('DO');
-    await storage.put(tx, {
+    await ctx.documents.put(tx, {
       id: documentId,
       partnerId: user.partner_id,
       userId: user.id,

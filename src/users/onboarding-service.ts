@@ -1,8 +1,8 @@
 import type { Scope } from '../identity/types.ts';
-import type { AppContext } from '../platform/context.ts';
 import { withTransaction } from '../platform/db/pool.ts';
 import { ApiError } from '../platform/errors.ts';
 import { actingUser } from './access.ts';
+import type { UsersDeps } from './deps.ts';
 import { userErrors } from './errors.ts';
 import { FIELD_IDS, type FieldId } from './fields.ts';
 import { ONBOARDING_LINK_TTL_MS, signOnboardingToken, verifyOnboardingToken } from './onboarding-link.ts';
@@ -25,7 +25,7 @@ export interface OnboardingLink {
 }
 
 /** GET /v3/users/{id}/onboarding: a signed link to Rampart's hosted page, valid for an hour. */
-export async function onboardingLink(ctx: AppContext, scope: Scope, userId: string): Promise<OnboardingLink> {
+export async function onboardingLink(ctx: UsersDeps, scope: Scope, userId: string): Promise<OnboardingLink> {
   const user = await actingUser(ctx.db, scope, userId);
   const expiresAtMs = ctx.clock.nowMs() + ONBOARDING_LINK_TTL_MS;
   const token = signOnboardingToken(ctx.config.masterKey, {
@@ -84,7 +84,7 @@ export interface OnboardingPageModel {
   scopes: ScopeNeeds[];
 }
 
-async function userFromToken(ctx: AppContext, token: string) {
+async function userFromToken(ctx: UsersDeps, token: string) {
   const check = verifyOnboardingToken(ctx.config.masterKey, token, ctx.clock.nowMs());
   if (!check.ok)
     throw check.reason === 'expired' ? onboardingErrors.expiredLink() : onboardingErrors.invalidLink();
@@ -114,7 +114,7 @@ function progressOf(scopes: ScopeNeeds[], onboarding: OnboardingStatus): Onboard
   return scopes.every((s) => s.status === 'APPROVED') ? 'complete' : 'underReview';
 }
 
-export async function onboardingPage(ctx: AppContext, token: string): Promise<OnboardingPageModel> {
+export async function onboardingPage(ctx: UsersDeps, token: string): Promise<OnboardingPageModel> {
   const claims = await userFromToken(ctx, token);
   const user = await findUser(ctx.db, claims.partnerId, claims.userId);
   if (!user) throw onboardingErrors.invalidLink();
@@ -130,7 +130,7 @@ export async function onboardingPage(ctx: AppContext, token: string): Promise<On
     firstName: typeof firstName === 'string' ? firstName : null,
     onboarding: user.onboarding_status,
     progress: progressOf(scopes, user.onboarding_status),
-    sandbox: ctx.config.env === 'sandbox',
+    sandbox: ctx.identityCheck.simulated,
     requirements: FIELD_IDS.filter((id) => needed.has(id)).map((fieldId) => ({
       fieldId,
       status: user.fields[fieldId]?.status ?? 'OPEN',
@@ -141,11 +141,11 @@ export async function onboardingPage(ctx: AppContext, token: string): Promise<On
 }
 
 /**
- * The hosted page's submit. Sandbox simulates a passed identity check: onboarding is COMPLETE
- * at once. Production records the submission (SUBMITTED) for the operator, whose approval of the
- * scope completes it. Either way the scopes that were waiting for it move on, in one transaction.
+ * The hosted page's submit, as the wired identity check answers it: COMPLETE at once (the
+ * sandbox's simulated check), or SUBMITTED for the operator, whose approval of the scope
+ * completes it. Either way the scopes that were waiting for it move on, in one transaction.
  */
-export async function submitOnboarding(ctx: AppContext, token: string): Promise<OnboardingStatus> {
+export async function submitOnboarding(ctx: UsersDeps, token: string): Promise<OnboardingStatus> {
   const claims = await userFromToken(ctx, token);
   return withTransaction(ctx.db, async (tx) => {
     const user = await findUser(tx, claims.partnerId, claims.userId, true);
@@ -153,7 +153,7 @@ export async function submitOnboarding(ctx: AppContext, token: string): Promise<
     const scopes = await listScopes(tx, user.partner_id, user.id);
     if (scopes.some((row) => row.status === 'CLOSED')) throw userErrors.userClosed();
     if (user.onboarding_status === 'COMPLETE') return 'COMPLETE';
-    const next: OnboardingStatus = ctx.config.env === 'sandbox' ? 'COMPLETE' : 'SUBMITTED';
+    const next: OnboardingStatus = ctx.identityCheck.onSubmission();
     const nowMs = ctx.clock.nowMs();
     await setOnboardingStatus(tx, user.partner_id, user.id, next, nowMs);
     const updated = { ...user, onboarding_status: next };

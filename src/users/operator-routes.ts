@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { operatorAction } from '../operator/auth.ts';
-import type { AppContext } from '../platform/context.ts';
 import { errorResponses, OPERATOR_SECURITY, withExample } from '../platform/http/openapi.ts';
+import type { UsersDeps } from './deps.ts';
 import { reviewAnswer, reviewListAnswer, reviewRequest } from './examples.ts';
 import { listReviews, reviewScope } from './review-service.ts';
 import { ReviewAnswer, ReviewBody, ReviewList, ReviewParams, ReviewsQuery } from './schemas.ts';
@@ -9,7 +9,7 @@ import type { ScopeStatus } from './scope-rules.ts';
 
 const tags = ['Operator'];
 
-export const usersOperatorRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => {
+export const usersOperatorRoutes: FastifyPluginAsync<{ ctx: UsersDeps }> = async (app, { ctx }) => {
   app.get<{ Querystring: { status?: ScopeStatus } }>(
     '/operator/v1/reviews',
     {

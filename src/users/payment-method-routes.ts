@@ -1,8 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { idempotencyScope, scopeOf } from '../identity/access.ts';
-import type { AppContext } from '../platform/context.ts';
 import { runIdempotent, sendIdempotent } from '../platform/http/idempotency.ts';
 import { errorResponses, PARTNER_SECURITY, withExample } from '../platform/http/openapi.ts';
+import type { UsersDeps } from './deps.ts';
 import {
   activePaymentMethodAnswer,
   createPaymentMethodRequest,
@@ -27,7 +27,7 @@ import {
 const tags = ['Payment methods'];
 
 /** Bank accounts of a user (facts §1.4), always through masqueradeAs=user:<id>. */
-export const paymentMethodRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => {
+export const paymentMethodRoutes: FastifyPluginAsync<{ ctx: UsersDeps }> = async (app, { ctx }) => {
   app.post<{ Body: CreatePaymentMethodBody }>(
     '/v2/paymentMethods',
     {

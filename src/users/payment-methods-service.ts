@@ -1,12 +1,12 @@
 import type { Scope } from '../identity/types.ts';
-import type { AppContext } from '../platform/context.ts';
 import { open, seal } from '../platform/crypto.ts';
 import { type Tx, withTransaction } from '../platform/db/pool.ts';
 import { invalidValue, notFound } from '../platform/errors.ts';
 import { newId } from '../platform/ids.ts';
 import { enqueueJob } from '../platform/jobs/queue.ts';
 import { actingUser } from './access.ts';
-import { accountNumber, routingNumber, SANDBOX_REJECTED_ACCOUNT_NUMBER } from './bank-account.ts';
+import { accountNumber, routingNumber } from './bank-account.ts';
+import type { UsersDeps } from './deps.ts';
 import { userErrors } from './errors.ts';
 import { paymentMethodView } from './payment-method-view.ts';
 import {
@@ -47,7 +47,7 @@ function nameOnAccount(field: string, value: string): string {
  * POST /v2/paymentMethods (LOCAL_TRANSFER: a US bank account). Created PENDING; the verification
  * job is queued in the same transaction, so it exists exactly when the payment method does.
  */
-export async function createPaymentMethod(ctx: AppContext, tx: Tx, scope: Scope, input: LocalTransferInput) {
+export async function createPaymentMethod(ctx: UsersDeps, tx: Tx, scope: Scope, input: LocalTransferInput) {
   if (input.paymentMethodType !== 'LOCAL_TRANSFER') {
     throw invalidValue('paymentMethodType', 'Only LOCAL_TRANSFER bank accounts are supported.');
   }
@@ -86,14 +86,14 @@ export async function createPaymentMethod(ctx: AppContext, tx: Tx, scope: Scope,
   return paymentMethodView(row);
 }
 
-export async function getPaymentMethod(ctx: AppContext, scope: Scope, id: string) {
+export async function getPaymentMethod(ctx: UsersDeps, scope: Scope, id: string) {
   const user = await actingUser(ctx.db, scope, scope.userId ?? '');
   const row = await findPaymentMethod(ctx.db, user.partner_id, user.id, id);
   if (!row || row.status === 'DISABLED') throw notFound('Payment method');
   return paymentMethodView(row);
 }
 
-export async function listUserPaymentMethods(ctx: AppContext, scope: Scope, offset: number, limit: number) {
+export async function listUserPaymentMethods(ctx: UsersDeps, scope: Scope, offset: number, limit: number) {
   const user = await actingUser(ctx.db, scope, scope.userId ?? '');
   const rows = await listPaymentMethods(ctx.db, user.partner_id, user.id, offset, limit);
   const total = rows[0]?.total ?? 0;
@@ -101,7 +101,7 @@ export async function listUserPaymentMethods(ctx: AppContext, scope: Scope, offs
 }
 
 /** DELETE /v2/paymentMethod/{id}: the method is disabled (kept for the record), answered as it now is. */
-export async function deletePaymentMethod(ctx: AppContext, scope: Scope, id: string) {
+export async function deletePaymentMethod(ctx: UsersDeps, scope: Scope, id: string) {
   return withTransaction(ctx.db, async (tx) => {
     const user = await actingUser(tx, scope, scope.userId ?? '', true);
     const row = await findPaymentMethod(tx, user.partner_id, user.id, id, true);
@@ -113,27 +113,22 @@ export async function deletePaymentMethod(ctx: AppContext, scope: Scope, id: str
 }
 
 /**
- * The simulated bank verification (sandbox): ACTIVE, or REJECTED for the documented test account
- * number. Production has no bank verification provider yet, so its methods stay PENDING. Safe to
- * repeat: only a PENDING method changes. An ACTIVE method can complete the user's ACH scope.
+ * The bank's verification (the wired BankAccountVerifier): ACTIVE, or REJECTED with the bank's
+ * reason. Without a verifier its methods stay PENDING. Safe to repeat: only a PENDING method
+ * changes. An ACTIVE method can complete the user's ACH scope.
  */
-export async function verifyPaymentMethod(ctx: AppContext, partnerId: string, paymentMethodId: string) {
-  if (ctx.config.env !== 'sandbox') return;
+export async function verifyPaymentMethod(ctx: UsersDeps, partnerId: string, paymentMethodId: string) {
+  const verifier = ctx.bankAccounts;
+  if (!verifier) return;
   await withTransaction(ctx.db, async (tx) => {
     const user = await lockOwner(tx, partnerId, paymentMethodId);
     const row = await lockPaymentMethodForVerification(tx, partnerId, paymentMethodId);
     if (!user || row?.status !== 'PENDING') return;
     const number = open(ctx.config.masterKey, row.account_number_sealed, accountAad(row.id)).toString();
     const now = ctx.clock.now();
-    if (number === SANDBOX_REJECTED_ACCOUNT_NUMBER) {
-      await setPaymentMethodStatus(
-        tx,
-        partnerId,
-        row.id,
-        'REJECTED',
-        'The bank reports this account closed.',
-        now,
-      );
+    const check = await verifier.verify({ accountNumber: number, routingNumber: row.routing_number });
+    if (!check.verified) {
+      await setPaymentMethodStatus(tx, partnerId, row.id, 'REJECTED', check.reason, now);
       return;
     }
     await setPaymentMethodStatus(tx, partnerId, row.id, 'ACTIVE', null, now);

@@ -1,7 +1,7 @@
 import { auditOperatorChange, type OperatorAct } from '../operator/audit.ts';
-import type { AppContext } from '../platform/context.ts';
 import { withTransaction } from '../platform/db/pool.ts';
 import { fieldRequired, invalidValue, notFound } from '../platform/errors.ts';
+import type { UsersDeps } from './deps.ts';
 import { userErrors } from './errors.ts';
 import type { FieldId, StoredField } from './fields.ts';
 import { isScopeName, REQUIREMENTS, type ScopeName, type ScopeStatus } from './scope-rules.ts';
@@ -36,7 +36,7 @@ function reviewFields(scope: ScopeName, fields: Record<string, StoredField>): Re
 }
 
 /** GET /operator/v1/reviews?status=PENDING: oldest submission first (API.md decision 12). */
-export async function listReviews(ctx: AppContext, status: ScopeStatus) {
+export async function listReviews(ctx: UsersDeps, status: ScopeStatus) {
   const rows = await listScopesByStatus(ctx.db, status, MAX_REVIEWS);
   return {
     data: rows.map((row) => ({
@@ -61,7 +61,7 @@ export interface ReviewDecision {
  * OPEN again. CLOSE: every scope of the user CLOSED, for good. Change, history and audit commit together.
  */
 export async function reviewScope(
-  ctx: AppContext,
+  ctx: UsersDeps,
   act: OperatorAct,
   userId: string,
   scopeName: string,

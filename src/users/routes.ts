@@ -1,9 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { idempotencyScope, scopeOf } from '../identity/access.ts';
-import { registerUserOwnerLookup } from '../identity/masquerade.ts';
-import type { AppContext } from '../platform/context.ts';
 import { runIdempotent, sendIdempotent } from '../platform/http/idempotency.ts';
 import { errorResponses, PARTNER_SECURITY, withExample } from '../platform/http/openapi.ts';
+import type { UsersDeps } from './deps.ts';
 import { ACCEPTED_MEDIA_TYPES } from './document-type.ts';
 import { MAX_DOCUMENT_BYTES, uploadDocument } from './documents-service.ts';
 import {
@@ -14,7 +13,6 @@ import {
   userAnswer,
 } from './examples.ts';
 import { onboardingLink } from './onboarding-service.ts';
-import { cachedOwnerLookup } from './owner-cache.ts';
 import {
   CreateUserBody,
   DocumentParams,
@@ -26,14 +24,10 @@ import {
   UserQuery,
 } from './schemas.ts';
 import { createUser, getUser, updateUser } from './users-service.ts';
-import { findUserOwner } from './users-store.ts';
 
 const tags = ['Users'];
 
-export const usersRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => {
-  // Identity resolves masqueradeAs=user:US_… through this, without reading the users table itself.
-  registerUserOwnerLookup(cachedOwnerLookup(findUserOwner));
-
+export const usersRoutes: FastifyPluginAsync<{ ctx: UsersDeps }> = async (app, { ctx }) => {
   app.post<{ Body: CreateUserBody }>(
     '/v3/users',
     {

@@ -1,5 +1,5 @@
-import type { AppContext } from '../platform/context.ts';
 import type { Queryable, Tx } from '../platform/db/pool.ts';
+import type { UsersDeps } from './deps.ts';
 import { hasActivePaymentMethod } from './payment-methods-store.ts';
 import { readyForReview, type ScopeName, type UserFacts } from './scope-rules.ts';
 import { findUser, listScopes, recordScopeTransition, type ScopeRow, type UserRow } from './users-store.ts';
@@ -33,7 +33,7 @@ export async function factsOf(q: Queryable, user: UserRow): Promise<UserFacts> {
  * The caller holds the user's row lock and its transaction.
  */
 export async function advanceScopes(
-  ctx: AppContext,
+  ctx: UsersDeps,
   tx: Tx,
   user: UserRow,
   cause: string,

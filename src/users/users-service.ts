@@ -1,10 +1,10 @@
 import type { Scope } from '../identity/types.ts';
-import type { AppContext } from '../platform/context.ts';
-import { GroupedCalls, perContext } from '../platform/db/grouped-writer.ts';
-import type { Tx } from '../platform/db/pool.ts';
+import { GroupedCalls } from '../platform/db/grouped-writer.ts';
+import type { Db, Tx } from '../platform/db/pool.ts';
 import { newId } from '../platform/ids.ts';
 import { actingUser, checkUserAccess, requireUsersApi } from './access.ts';
 import { assignDepositAddresses } from './deposit-addresses.ts';
+import type { UsersDeps } from './deps.ts';
 import { userErrors } from './errors.ts';
 import { type StoredField, validateFieldValue } from './fields.ts';
 import { isScopeName, lockedFields, type ScopeName } from './scope-rules.ts';
@@ -76,10 +76,12 @@ function applyFields(
   return next;
 }
 
-/** Concurrent GETs of users read together: one statement per group (GroupedCalls). */
-const groupedSnapshots = perContext(
-  (ctx: AppContext) => new GroupedCalls((lookups: UserLookup[]) => findUserSnapshots(ctx.db, lookups)),
-);
+/** Concurrent GETs of users read together: one statement per group, one per app (composition root). */
+export function groupedUserSnapshots(db: Db): UserSnapshots {
+  return new GroupedCalls((lookups: UserLookup[]) => findUserSnapshots(db, lookups));
+}
+
+export type UserSnapshots = GroupedCalls<UserLookup, UserSnapshot | undefined>;
 
 type SnapshotReader = (lookup: UserLookup) => Promise<UserSnapshot | undefined>;
 
@@ -107,7 +109,7 @@ async function viewOf(
  * reflects every transition the submitted data allowed.
  */
 export async function createUser(
-  ctx: AppContext,
+  ctx: UsersDeps,
   tx: Tx,
   scope: Scope,
   input: CreateUserInput,
@@ -130,16 +132,15 @@ export async function createUser(
   return viewOf(snapshotIn(tx), user.partner_id, user.id);
 }
 
-export async function getUser(ctx: AppContext, scope: Scope, userId: string, scopesQuery?: string) {
+export async function getUser(ctx: UsersDeps, scope: Scope, userId: string, scopesQuery?: string) {
   const only = parseScopesQuery(scopesQuery);
   checkUserAccess(scope, userId);
-  const grouped = groupedSnapshots(ctx);
-  return viewOf((lookup) => grouped.call(lookup), scope.partnerId, userId, only);
+  return viewOf((lookup) => ctx.userSnapshots.call(lookup), scope.partnerId, userId, only);
 }
 
 /** POST /v3/users/{id}: submits fields (and, as Wyre allowed, more scopes or chains); all or nothing. */
 export async function updateUser(
-  ctx: AppContext,
+  ctx: UsersDeps,
   tx: Tx,
   scope: Scope,
   userId: string,

@@ -1,9 +1,9 @@
-import { createHmac, randomInt } from 'node:crypto';
-import type { AppContext } from '../platform/context.ts';
+import { createHmac } from 'node:crypto';
 import { hmacSha256Hex, secretsEqual } from '../platform/crypto.ts';
 import { type Tx, withTransaction } from '../platform/db/pool.ts';
 import type { ApiError } from '../platform/errors.ts';
 import type { NewJob } from '../platform/jobs/queue.ts';
+import type { WalletOrdersDeps } from './deps.ts';
 import { FAILURES, type Failure, walletOrderErrors } from './errors.ts';
 import { authorizationExpiryJob, enqueueProcessing } from './jobs.ts';
 import {
@@ -19,22 +19,11 @@ import { failOrder } from './transitions.ts';
 /** Codes and 3-D Secure expire after 10 minutes by the service clock; 5 wrong codes fail the order (facts §1.9). */
 export const AUTHORIZATION_TTL_MS = 10 * 60 * 1000;
 export const MAX_CODE_ATTEMPTS = 5;
-/**
- * Sandbox only: both codes are always this (Wyre's own samples send "000000"), so tests and the
- * hosted page demo can complete them. Production draws random codes; no SMS or statement
- * descriptor channel delivers them yet (see docs/sandbox-cards.md).
- */
-export const SANDBOX_AUTHORIZATION_CODE = '000000';
 
 /** Codes are stored as keyed hashes bound to the order: a leaked table does not reveal them. */
-function codeHash(ctx: AppContext, orderId: string, kind: 'SMS' | 'CARD2FA', code: string): string {
+function codeHash(ctx: WalletOrdersDeps, orderId: string, kind: 'SMS' | 'CARD2FA', code: string): string {
   const key = createHmac('sha256', ctx.config.masterKey).update('rampart authorization codes v1').digest();
   return hmacSha256Hex(key, `${orderId}:${kind}:${code}`);
-}
-
-function newCode(ctx: AppContext): string {
-  if (ctx.config.env === 'sandbox') return SANDBOX_AUTHORIZATION_CODE;
-  return String(randomInt(0, 1_000_000)).padStart(6, '0');
 }
 
 /**
@@ -42,7 +31,7 @@ function newCode(ctx: AppContext): string {
  * hashes, expiry by the service clock, and the job that fails it once expired (real time).
  */
 export function authorizationStep(
-  ctx: AppContext,
+  ctx: WalletOrdersDeps,
   orderId: string,
   method: 'CODES' | '3DS',
 ): { authorization: NewAuthorization; job: NewJob } {
@@ -50,25 +39,25 @@ export function authorizationStep(
   return {
     authorization: {
       method,
-      smsHash: codes ? codeHash(ctx, orderId, 'SMS', newCode(ctx)) : null,
-      card2faHash: codes ? codeHash(ctx, orderId, 'CARD2FA', newCode(ctx)) : null,
+      smsHash: codes ? codeHash(ctx, orderId, 'SMS', ctx.codeSender.issue(orderId, 'SMS')) : null,
+      card2faHash: codes ? codeHash(ctx, orderId, 'CARD2FA', ctx.codeSender.issue(orderId, 'CARD2FA')) : null,
       expiresAtMs: ctx.clock.nowMs() + AUTHORIZATION_TTL_MS,
     },
     job: authorizationExpiryJob(orderId, ctx.clock.realNow() + AUTHORIZATION_TTL_MS),
   };
 }
 
-const expired = (ctx: AppContext, a: AuthorizationRow) => a.expires_at.getTime() <= ctx.clock.nowMs();
+const expired = (ctx: WalletOrdersDeps, a: AuthorizationRow) => a.expires_at.getTime() <= ctx.clock.nowMs();
 
 /** Fails the order if its step is still pending past expiry; true when it did. */
-async function failIfExpired(ctx: AppContext, tx: Tx, order: OrderRow, a: AuthorizationRow) {
+async function failIfExpired(ctx: WalletOrdersDeps, tx: Tx, order: OrderRow, a: AuthorizationRow) {
   if (order.status !== 'RUNNING_CHECKS' || a.state !== 'PENDING' || !expired(ctx, a)) return false;
   await failOrder(ctx, tx, order, a.method === 'CODES' ? FAILURES.codesExpired : FAILURES.threeDsExpired);
   return true;
 }
 
 /** The expiry job: safe to repeat, and a no-op once the step was completed. */
-export async function expireAuthorization(ctx: AppContext, orderId: string): Promise<void> {
+export async function expireAuthorization(ctx: WalletOrdersDeps, orderId: string): Promise<void> {
   await withTransaction(ctx.db, async (tx) => {
     const order = await lockOrder(tx, orderId);
     const authorization = order && (await findAuthorization(tx, orderId));
@@ -94,7 +83,7 @@ type Outcome = { success: true } | { error: ApiError };
  * The attempt counter commits even though the answer is an error, hence the outcome value
  * instead of a throw inside the transaction.
  */
-export async function submitCodes(ctx: AppContext, input: CodeSubmission) {
+export async function submitCodes(ctx: WalletOrdersDeps, input: CodeSubmission) {
   const outcome = await withTransaction(ctx.db, async (tx): Promise<Outcome> => {
     const order = await lockOrder(tx, input.walletOrderId);
     if (!order || (input.partnerId !== undefined && order.partner_id !== input.partnerId)) {
@@ -116,7 +105,7 @@ export async function submitCodes(ctx: AppContext, input: CodeSubmission) {
 
 /** Which codes this submission carries and whether each matches. */
 function checkCodes(
-  ctx: AppContext,
+  ctx: WalletOrdersDeps,
   orderId: string,
   a: AuthorizationRow,
   input: CodeSubmission,
@@ -133,7 +122,7 @@ function checkCodes(
 }
 
 async function recordAttempt(
-  ctx: AppContext,
+  ctx: WalletOrdersDeps,
   tx: Tx,
   order: OrderRow,
   a: AuthorizationRow,
@@ -167,7 +156,7 @@ async function recordAttempt(
  * fails it. Only a pending, unexpired step can be decided, once.
  */
 export async function decideThreeDs(
-  ctx: AppContext,
+  ctx: WalletOrdersDeps,
   orderId: string,
   decision: 'APPROVED' | 'DECLINED',
 ): Promise<'APPROVED' | 'DECLINED' | 'EXPIRED' | 'NOT_PENDING'> {

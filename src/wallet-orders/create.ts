@@ -10,13 +10,13 @@ import { type OrderSpend, recordSpend, tierOfUser } from '../limits/service.ts';
 import type { LimitTier } from '../limits/tables.ts';
 import { checkCurrencyForCountry, checkDest, checkReferrer } from '../orders/order-checks.ts';
 import { type ConsumedReservation, consumeReservation } from '../orders/service.ts';
-import type { AppContext } from '../platform/context.ts';
 import { type Tx, withTransaction } from '../platform/db/pool.ts';
 import { newId } from '../platform/ids.ts';
 import { Money, roundPayout } from '../platform/money.ts';
 import type { Quote } from '../pricing/quote.ts';
 import { quote as priceQuote } from '../pricing/service.ts';
 import { authorizationStep } from './authorization.ts';
+import type { WalletOrdersDeps } from './deps.ts';
 import { walletOrderErrors } from './errors.ts';
 import { jobsOfNewOrders } from './jobs.ts';
 import { cardHoldArguments } from './ledger.ts';
@@ -48,7 +48,7 @@ export interface PreparedOrder {
  * as it uses it (consumeReservation), so a rate-locked order reads it once, not twice.
  */
 export async function prepareWalletOrder(
-  ctx: AppContext,
+  ctx: WalletOrdersDeps,
   scope: Scope,
   request: WalletOrderRequest,
 ): Promise<PreparedOrder> {
@@ -81,7 +81,7 @@ class QuoteNeeded extends Error {
  * second attempt uses the reservation again as if the first had never happened.
  */
 export async function placeWalletOrder<T>(
-  ctx: AppContext,
+  ctx: WalletOrdersDeps,
   prepared: PreparedOrder,
   attempt: (prepared: PreparedOrder) => Promise<T>,
 ): Promise<T> {
@@ -154,7 +154,7 @@ function checkFixedFields(
  * reservation that locked its `amount` makes that (fees on top) the only acceptable total.
  */
 async function unlockedQuote(
-  ctx: AppContext,
+  ctx: WalletOrdersDeps,
   scope: Scope,
   reservation: ConsumedReservation,
   request: WalletOrderRequest,
@@ -209,7 +209,7 @@ export interface OrderDraft {
  * brand we take, a new order id and its USD amount. Throws what refuses the order.
  */
 export function draftOrder(
-  ctx: AppContext,
+  ctx: WalletOrdersDeps,
   prepared: PreparedOrder,
   reservation: ConsumedReservation,
 ): OrderDraft {
@@ -254,7 +254,7 @@ export function cardAuthorizationOf({ prepared, orderId, quote, nowMs }: OrderDr
  * issuer asked for (or the partner, trigger3ds), if any; an order without one is cleared, and
  * insertOrders queues the processing job of the orders it clears together.
  */
-export function orderWrite(ctx: AppContext, draft: OrderDraft, step: AuthorizationStep): NewOrderWrite {
+export function orderWrite(ctx: WalletOrdersDeps, draft: OrderDraft, step: AuthorizationStep): NewOrderWrite {
   const { prepared, reservation, quote, orderId, nowMs } = draft;
   const { scope, request, card, address } = prepared;
   const needed = request.trigger3ds ? '3DS' : step;
@@ -307,7 +307,7 @@ export function orderWrite(ctx: AppContext, draft: OrderDraft, step: Authorizati
  * the step and the job and answers the row, no re-read): it moves a stripe of the
  * `external:card` balance (migration 014), whose lock is held from there to COMMIT.
  */
-export async function storeWalletOrder(ctx: AppContext, tx: Tx, prepared: PreparedOrder) {
+export async function storeWalletOrder(ctx: WalletOrdersDeps, tx: Tx, prepared: PreparedOrder) {
   const reservation = await consumeReservation(ctx, tx, prepared.scope, prepared.request.reservationId);
   const draft = draftOrder(ctx, prepared, reservation);
   await recordSpend(ctx, tx, spendOf(draft));
@@ -318,7 +318,7 @@ export async function storeWalletOrder(ctx: AppContext, tx: Tx, prepared: Prepar
 }
 
 /** One order in its own transaction (the hosted page's and Idempotency-Key-less path's fallback). */
-export function placeWalletOrderAlone(ctx: AppContext, prepared: PreparedOrder) {
+export function placeWalletOrderAlone(ctx: WalletOrdersDeps, prepared: PreparedOrder) {
   return placeWalletOrder(ctx, prepared, (attempt) =>
     withTransaction(ctx.db, (tx) => storeWalletOrder(ctx, tx, attempt)),
   );

@@ -1,4 +1,4 @@
-import { networkFor, parseChainSrn } from '../chains/addresses.ts';
+import { type Network, parseChainSrn } from '../chains/addresses.ts';
 import { holdArguments, type NewEntry, voidHold } from '../ledger/service.ts';
 import type { Tx } from '../platform/db/pool.ts';
 import { Money } from '../platform/money.ts';
@@ -64,16 +64,16 @@ export function captureEntry(
 }
 
 /** Where the crypto goes on the ledger: a custody account, or the chain the address lives on. */
-export function destOwner(dest: string, env: 'sandbox' | 'production'): string {
+export function destOwner(dest: string, network: Network): string {
   if (dest.startsWith('account:')) return dest;
   if (dest.startsWith('AC_')) return `account:${dest}`;
-  return `external:chain:${parseChainSrn(dest, 'dest', networkFor(env)).chain}`;
+  return `external:chain:${parseChainSrn(dest, 'dest', network).chain}`;
 }
 
 /** The delivery's entry, booked by the status change it comes with (transitions.ts moveTo). */
 export function deliveryEntry(
   order: Pick<OrderRow, 'id' | 'dest' | 'dest_currency' | 'dest_amount'>,
-  env: 'sandbox' | 'production',
+  network: Network,
 ): NewEntry {
   const amount = new Money(order.dest_amount);
   return {
@@ -81,7 +81,7 @@ export function deliveryEntry(
     reference: reference(order.id),
     postings: [
       { owner: 'house:fx', currency: order.dest_currency, amount: amount.negated() },
-      { owner: destOwner(order.dest, env), currency: order.dest_currency, amount },
+      { owner: destOwner(order.dest, network), currency: order.dest_currency, amount },
     ],
   };
 }

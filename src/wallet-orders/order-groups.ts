@@ -2,7 +2,6 @@ import type { AuthorizationStep } from '../cards/processor.ts';
 import { authorizeCards } from '../cards/service.ts';
 import { recordSpendsTogether, releaseSpends } from '../limits/service.ts';
 import { consumeReservations, unconsume } from '../orders/service.ts';
-import type { AppContext } from '../platform/context.ts';
 import { TransactionsBegunAhead } from '../platform/db/begun-ahead.ts';
 import { GroupedCalls, perContext } from '../platform/db/grouped-writer.ts';
 import type { Tx } from '../platform/db/pool.ts';
@@ -16,6 +15,7 @@ import {
   placeWalletOrderAlone,
   spendOf,
 } from './create.ts';
+import type { WalletOrdersDeps } from './deps.ts';
 import { jobsOfNewOrders } from './jobs.ts';
 import { insertOrders } from './store.ts';
 import { type WalletOrderBody, walletOrderView } from './view.ts';
@@ -79,7 +79,7 @@ class OrderGroups {
   /** The next groups' BEGIN is sent while the current ones run (one round trip less each). */
   private readonly transactions: TransactionsBegunAhead;
 
-  constructor(private readonly ctx: AppContext) {
+  constructor(private readonly ctx: WalletOrdersDeps) {
     this.transactions = new TransactionsBegunAhead(ctx.db, GROUPS_IN_FLIGHT);
   }
 
@@ -105,7 +105,7 @@ class OrderGroups {
  * does, whose rollback undoes them): an order that does not go ahead gets both undone before the
  * group commits, which costs statements only in a group with such an order.
  */
-async function storeOrderGroup(ctx: AppContext, tx: Tx, group: PreparedOrder[]): Promise<Outcome[]> {
+async function storeOrderGroup(ctx: WalletOrdersDeps, tx: Tx, group: PreparedOrder[]): Promise<Outcome[]> {
   const outcomes: Outcome[] = new Array(group.length);
   const { drafts, used } = await draftOrders(ctx, tx, group, outcomes);
   const fitting = await withinLimits(ctx, tx, drafts, outcomes);
@@ -142,7 +142,7 @@ interface Authorized extends Drafted {
  * Also answers the ids of every reservation used, whether its order was drafted or not.
  */
 async function draftOrders(
-  ctx: AppContext,
+  ctx: WalletOrdersDeps,
   tx: Tx,
   group: PreparedOrder[],
   outcomes: Outcome[],
@@ -175,7 +175,7 @@ async function draftOrders(
 
 /** The drafts whose amount fits every limit window, their spend recorded. */
 async function withinLimits(
-  ctx: AppContext,
+  ctx: WalletOrdersDeps,
   tx: Tx,
   drafts: Drafted[],
   outcomes: Outcome[],
@@ -195,7 +195,7 @@ async function withinLimits(
 
 /** The fitting drafts whose card the processor approved, with the step the issuer asked for. */
 async function authorizedOrders(
-  ctx: AppContext,
+  ctx: WalletOrdersDeps,
   tx: Tx,
   drafts: Drafted[],
   outcomes: Outcome[],
@@ -234,17 +234,20 @@ async function undoUnplaced(
   if (unused.length > 0) await unconsume(tx, unused);
 }
 
-const groupsOf = perContext((ctx: AppContext) => new OrderGroups(ctx));
+const groupsOf = perContext((ctx: WalletOrdersDeps) => new OrderGroups(ctx));
 
 /**
  * Places a prepared order (prepareWalletOrder) together with the ones other requests are placing
  * at the same moment; answers its WalletOrder, or throws what refused it (see above).
  */
-export function placeWalletOrderTogether(ctx: AppContext, prepared: PreparedOrder): Promise<WalletOrderBody> {
+export function placeWalletOrderTogether(
+  ctx: WalletOrdersDeps,
+  prepared: PreparedOrder,
+): Promise<WalletOrderBody> {
   return groupsOf(ctx).place(prepared);
 }
 
 /** Gives back the connections of the transactions the groups began ahead (on the app's close). */
-export function closeOrderGroups(ctx: AppContext): Promise<void> {
+export function closeOrderGroups(ctx: WalletOrdersDeps): Promise<void> {
   return groupsOf(ctx).close();
 }

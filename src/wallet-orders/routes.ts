@@ -1,9 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { idempotencyScope, scopeOf } from '../identity/access.ts';
-import type { AppContext } from '../platform/context.ts';
 import { hasIdempotencyKey, runIdempotent, sendIdempotent } from '../platform/http/idempotency.ts';
 import { errorResponses, PARTNER_SECURITY, withExample } from '../platform/http/openapi.ts';
 import { placeWalletOrder, prepareWalletOrder, storeWalletOrder } from './create.ts';
+import type { WalletOrdersDeps } from './deps.ts';
 import {
   authorizationAnswer,
   authorizeAnswer,
@@ -29,7 +29,7 @@ import { registerWebhook } from './webhooks.ts';
 
 const tags = ['Wallet orders'];
 
-export const walletOrderRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => {
+export const walletOrderRoutes: FastifyPluginAsync<{ ctx: WalletOrdersDeps }> = async (app, { ctx }) => {
   app.addHook('onClose', () => closeOrderGroups(ctx));
   app.post<{ Body: ProcessBody }>(
     '/v3/debitcard/process/partner',

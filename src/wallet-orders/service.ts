@@ -4,10 +4,10 @@ import { createHmac } from 'node:crypto';
 import type { Scope } from '../identity/types.ts';
 import { partnerIdOf } from '../identity/webhook-secret.ts';
 import { orderErrors } from '../orders/errors.ts';
-import type { AppContext } from '../platform/context.ts';
 import { secretsEqual } from '../platform/crypto.ts';
 import { expireAuthorization, submitCodes } from './authorization.ts';
 import { type PreparedOrder, prepareWalletOrder } from './create.ts';
+import type { WalletOrdersDeps } from './deps.ts';
 import { walletOrderErrors } from './errors.ts';
 import { placeWalletOrderTogether } from './order-groups.ts';
 import type { WalletOrderRequest } from './request.ts';
@@ -35,7 +35,7 @@ export interface CallerOptions {
  * The scope the hosted page acts in: the account that made the reservation (the reservation id
  * is the page's capability). An unknown account reads like an unknown reservation.
  */
-async function scopeForAccount(ctx: AppContext, accountId: string): Promise<Scope> {
+async function scopeForAccount(ctx: WalletOrdersDeps, accountId: string): Promise<Scope> {
   const partnerId = await partnerIdOf(ctx.db, accountId);
   if (!partnerId) throw orderErrors.illegalReservation();
   return {
@@ -64,7 +64,7 @@ async function scopeForAccount(ctx: AppContext, accountId: string): Promise<Scop
  * errorCodes, and then nothing was stored (the reservation stays usable).
  */
 export async function createWalletOrder(
-  ctx: AppContext,
+  ctx: WalletOrdersDeps,
   partnerAccountId: string,
   request: WalletOrderRequest,
   options: CallerOptions = {},
@@ -79,25 +79,29 @@ export async function createWalletOrder(
  * placing it as createWalletOrder does.
  */
 export async function prepareHostedOrder(
-  ctx: AppContext,
+  ctx: WalletOrdersDeps,
   partnerAccountId: string,
   request: WalletOrderRequest,
 ): Promise<PreparedOrder> {
   return prepareWalletOrder(ctx, await scopeForAccount(ctx, partnerAccountId), request);
 }
 
-export function placePreparedOrder(ctx: AppContext, prepared: PreparedOrder): Promise<WalletOrderView> {
+export function placePreparedOrder(ctx: WalletOrdersDeps, prepared: PreparedOrder): Promise<WalletOrderView> {
   return placeWalletOrderTogether(ctx, prepared);
 }
 
-async function visibleOrder(ctx: AppContext, orderId: string, options: CallerOptions): Promise<OrderRow> {
+async function visibleOrder(
+  ctx: WalletOrdersDeps,
+  orderId: string,
+  options: CallerOptions,
+): Promise<OrderRow> {
   const row = await findOrder(ctx.db, orderId, options.scope?.partnerId);
   if (!row) throw walletOrderErrors.notFound();
   return row;
 }
 
 /** A pending step past its expiry fails the order as soon as anyone looks (sandbox clock included). */
-async function expireIfDue(ctx: AppContext, row: OrderRow): Promise<OrderRow> {
+async function expireIfDue(ctx: WalletOrdersDeps, row: OrderRow): Promise<OrderRow> {
   if (row.status !== 'RUNNING_CHECKS' || row.auth_method === null) return row;
   const authorization = await findAuthorization(ctx.db, row.id);
   if (authorization?.state !== 'PENDING' || authorization.expires_at.getTime() > ctx.clock.nowMs())
@@ -108,25 +112,25 @@ async function expireIfDue(ctx: AppContext, row: OrderRow): Promise<OrderRow> {
 
 /** GET /v3/orders/{orderId}; without a scope (hosted page) the order id is the capability. */
 export async function readWalletOrder(
-  ctx: AppContext,
+  ctx: WalletOrdersDeps,
   orderId: string,
   options: CallerOptions = {},
 ): Promise<WalletOrderView> {
   return readOrderBody(ctx, orderId, options);
 }
 
-export async function readOrderBody(ctx: AppContext, orderId: string, options: CallerOptions = {}) {
+export async function readOrderBody(ctx: WalletOrdersDeps, orderId: string, options: CallerOptions = {}) {
   const row = await expireIfDue(ctx, await visibleOrder(ctx, orderId, options));
   return walletOrderView(row);
 }
 
 /** The simulated issuer page's capability: HMAC of the order id, so nobody else can decide it. */
-function threeDsToken(ctx: AppContext, orderId: string): string {
+function threeDsToken(ctx: WalletOrdersDeps, orderId: string): string {
   const key = createHmac('sha256', ctx.config.masterKey).update('rampart sandbox 3ds v1').digest();
   return createHmac('sha256', key).update(orderId).digest('base64url').slice(0, 32);
 }
 
-export function threeDsTokenValid(ctx: AppContext, orderId: string, token: string): boolean {
+export function threeDsTokenValid(ctx: WalletOrdersDeps, orderId: string, token: string): boolean {
   return secretsEqual(token, threeDsToken(ctx, orderId));
 }
 
@@ -139,7 +143,7 @@ export function threeDsTokenValid(ctx: AppContext, orderId: string, token: strin
  * `authorization3dsUrl` is the simulated issuer page; append `?returnUrl=/same-origin/path`.
  */
 export async function authorizationState(
-  ctx: AppContext,
+  ctx: WalletOrdersDeps,
   orderId: string,
   options: CallerOptions = {},
 ): Promise<AuthorizationState> {
@@ -163,7 +167,7 @@ export async function authorizationState(
  * (`validation.authorizationCodeExpired`).
  */
 export async function submitAuthorizationCodes(
-  ctx: AppContext,
+  ctx: WalletOrdersDeps,
   input: {
     type: 'SMS' | 'CARD2FA' | 'ALL';
     walletOrderId: string;

@@ -1,10 +1,10 @@
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../platform/context.ts';
 import { ApiError } from '../platform/errors.ts';
 import { newExceptionId } from '../platform/ids.ts';
 import { PAGE_SECURITY_HEADERS } from '../web/html.ts';
 import { errorPageHtml } from '../web/onboarding-page.ts';
 import { decideThreeDs } from './authorization.ts';
+import type { WalletOrdersDeps } from './deps.ts';
 import { readOrderBody, threeDsTokenValid } from './service.ts';
 import { safeReturnPath, threeDsOutcomeHtml, threeDsPageHtml } from './three-ds-page.ts';
 
@@ -22,16 +22,16 @@ const Query = {
 } as const;
 
 /**
- * Sandbox only: the simulated issuer page behind `authorization3dsUrl`. HTML for people, errors
+ * Only with a processor whose issuer Rampart simulates (the sandbox's): the issuer page behind `authorization3dsUrl`. HTML for people, errors
  * included (API.md decision 11). The path's token (HMAC of the order id) is the capability.
  */
-export const threeDsRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => {
-  if (ctx.config.env !== 'sandbox') return;
+export const threeDsRoutes: FastifyPluginAsync<{ ctx: WalletOrdersDeps }> = async (app, { ctx }) => {
+  if (!ctx.cardProcessor.simulatesIssuer) return;
   const sendPage = (reply: FastifyReply, status: number, body: string) =>
     reply.code(status).headers(PAGE_SECURITY_HEADERS).type('text/html; charset=utf-8').send(body);
   const htmlErrors = (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const status = error instanceof ApiError ? error.status : (error.statusCode ?? 500);
-    const reference = newExceptionId(true);
+    const reference = newExceptionId(ctx.exceptionIdPrefix);
     if (status >= 500) request.log.error({ err: error, exceptionId: reference }, '3-D Secure page failed');
     const message =
       status >= 500 ? `Something went wrong. Reference: ${reference}.` : 'This link is not valid.';

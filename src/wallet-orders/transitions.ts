@@ -1,9 +1,7 @@
-import { cardProcessor } from '../cards/service.ts';
-import { networkFor, parseChainSrn } from '../chains/addresses.ts';
+import { parseChainSrn } from '../chains/addresses.ts';
 import { type ChainOutcome, type ChainSend, requestChainSends } from '../chains/port.ts';
 import { combinedEntries, entryArguments, type NewEntry, settleHold } from '../ledger/service.ts';
 import { releaseSpend } from '../limits/service.ts';
-import type { AppContext } from '../platform/context.ts';
 import { type Tx, withTransaction } from '../platform/db/pool.ts';
 import { Money } from '../platform/money.ts';
 import {
@@ -14,6 +12,7 @@ import {
   recordOrderTransfers,
 } from '../transfers/order-transfers.ts';
 import { deliveryOf } from './delivery-transfer.ts';
+import type { WalletOrdersDeps } from './deps.ts';
 import type { Failure } from './errors.ts';
 import { captureEntry, deliveryEntry, refundEntry, releaseCardHold } from './ledger.ts';
 import {
@@ -40,7 +39,7 @@ import { notifyOrderStatus } from './webhooks.ts';
  * that pending hold) in the same statement, and its webhook.
  */
 async function moveTo(
-  ctx: AppContext,
+  ctx: WalletOrdersDeps,
   tx: Tx,
   order: OrderRow,
   change: {
@@ -65,9 +64,14 @@ async function moveTo(
  * Before capture: void the authorization and the ledger hold, release the limits spend. After
  * capture (delivery failed): refund the card and reverse the capture entry.
  */
-export async function failOrder(ctx: AppContext, tx: Tx, order: OrderRow, failure: Failure): Promise<void> {
+export async function failOrder(
+  ctx: WalletOrdersDeps,
+  tx: Tx,
+  order: OrderRow,
+  failure: Failure,
+): Promise<void> {
   if (order.status === 'COMPLETE' || order.status === 'FAILED') return;
-  const processor = cardProcessor(ctx);
+  const processor = ctx.cardProcessor;
   // The limit keys first, as order creation takes them before the external:card balance row:
   // the other way round, a failing order and a new one on the same card could deadlock.
   await releaseSpend(tx, order.id);
@@ -91,7 +95,7 @@ const awaitsProcessing = (order: Pick<OrderRow, 'status' | 'auth_state'>) =>
 const isCustody = (dest: string) => dest.startsWith('account:') || dest.startsWith('AC_');
 
 /** The worker's step once checks passed, for one order (processOrders with one). */
-export function processOrder(ctx: AppContext, orderId: string): Promise<void> {
+export function processOrder(ctx: WalletOrdersDeps, orderId: string): Promise<void> {
   return processOrders(ctx, [orderId]);
 }
 
@@ -107,14 +111,14 @@ export function processOrder(ctx: AppContext, orderId: string): Promise<void> {
  * Orders no longer waiting for the worker are skipped. Anything thrown rolls the whole batch
  * back: the runner then runs each job alone (JobRunner.registerGroup).
  */
-export async function processOrders(ctx: AppContext, orderIds: readonly string[]): Promise<void> {
+export async function processOrders(ctx: WalletOrdersDeps, orderIds: readonly string[]): Promise<void> {
   const toCustody: string[] = [];
   await withTransaction(ctx.db, async (tx) => {
     const ready = (await lockWorkerOrders(tx, orderIds)).filter(awaitsProcessing);
     const toChain = ready.filter((order) => !isCustody(order.dest));
     toCustody.push(...ready.filter((order) => isCustody(order.dest)).map((order) => order.id));
     if (toChain.length === 0) return;
-    await cardProcessor(ctx).capture(
+    await ctx.cardProcessor.capture(
       tx,
       toChain.map((order) => order.id),
     );
@@ -145,25 +149,25 @@ export async function processOrders(ctx: AppContext, orderIds: readonly string[]
  * A custody destination is credited at once: capture, the delivery transfer, PROCESSING, the
  * credit and COMPLETE in one transaction, the capture entry last (as above).
  */
-async function completeToCustody(ctx: AppContext, orderId: string): Promise<void> {
+async function completeToCustody(ctx: WalletOrdersDeps, orderId: string): Promise<void> {
   await withTransaction(ctx.db, async (tx) => {
     const order = await lockOrder(tx, orderId);
     if (!order || !awaitsProcessing(order)) return;
     const capture = captureEntry(order);
-    await cardProcessor(ctx).capture(tx, [orderId]);
+    await ctx.cardProcessor.capture(tx, [orderId]);
     const transferId = await recordOrderTransfer(ctx, tx, deliveryOf(order));
     const processing = await moveTo(ctx, tx, order, { status: 'PROCESSING', transferId });
     await completeOrderTransfer(ctx, tx, transferId, null);
     await moveTo(ctx, tx, processing, {
       status: 'COMPLETE',
-      entry: deliveryEntry(processing, ctx.config.env),
+      entry: deliveryEntry(processing, ctx.chains.network),
     });
     await settleHold(tx, capture.holdId, capture.entry);
   });
 }
 
 /** The chains port's report on an order's send (registered for `order:` references). */
-export function onOrderDelivery(ctx: AppContext, tx: Tx, outcome: ChainOutcome): Promise<void> {
+export function onOrderDelivery(ctx: WalletOrdersDeps, tx: Tx, outcome: ChainOutcome): Promise<void> {
   return onOrderDeliveries(ctx, tx, [outcome]);
 }
 
@@ -173,7 +177,11 @@ export function onOrderDelivery(ctx: AppContext, tx: Tx, outcome: ChainOutcome):
  * their delivery entries with the status change); a failed delivery refunds its order
  * (failOrder); an order no longer PROCESSING is left alone (a repeated report).
  */
-export async function onOrderDeliveries(ctx: AppContext, tx: Tx, outcomes: ChainOutcome[]): Promise<void> {
+export async function onOrderDeliveries(
+  ctx: WalletOrdersDeps,
+  tx: Tx,
+  outcomes: ChainOutcome[],
+): Promise<void> {
   const byOrder = new Map(outcomes.map((outcome) => [outcome.reference.slice('order:'.length), outcome]));
   const processing = (await lockWorkerOrders(tx, [...byOrder.keys()])).filter(
     (order) => order.status === 'PROCESSING',
@@ -189,7 +197,7 @@ export async function onOrderDeliveries(ctx: AppContext, tx: Tx, outcomes: Chain
       })),
     );
     const entries = combinedEntries(
-      delivered.map((order) => entryArguments(deliveryEntry(order, ctx.config.env))),
+      delivered.map((order) => entryArguments(deliveryEntry(order, ctx.chains.network))),
     );
     const changed = await setStatuses(tx, delivered, { entries }, 'COMPLETE', ctx.clock.nowMs());
     for (const row of changed) await notifyOrderStatus(ctx, tx, row, 'COMPLETE');
@@ -205,8 +213,8 @@ export async function onOrderDeliveries(ctx: AppContext, tx: Tx, outcomes: Chain
 }
 
 /** The order's crypto on its way to the address it names. */
-function chainSendOf(ctx: AppContext, order: WorkerOrderRow): ChainSend {
-  const { chain, address } = parseChainSrn(order.dest, 'dest', networkFor(ctx.config.env));
+function chainSendOf(ctx: WalletOrdersDeps, order: WorkerOrderRow): ChainSend {
+  const { chain, address } = parseChainSrn(order.dest, 'dest', ctx.chains.network);
   return {
     reference: `order:${order.id}`,
     chain,

@@ -1,9 +1,9 @@
 import { assertNotifyUrlAllowed, enqueueDelivery } from '../callbacks/service.ts';
 import type { Scope } from '../identity/types.ts';
 import { isOwnAccount } from '../orders/order-checks.ts';
-import type { AppContext } from '../platform/context.ts';
 import type { Tx } from '../platform/db/pool.ts';
 import { invalidValue } from '../platform/errors.ts';
+import type { WalletOrdersDeps } from './deps.ts';
 import type { OrderStatusEvent } from './store.ts';
 
 /**
@@ -12,7 +12,7 @@ import type { OrderStatusEvent } from './store.ts';
  * module's policy (https and public addresses in production). A new call replaces the old URL.
  */
 export async function registerWebhook(
-  ctx: AppContext,
+  ctx: WalletOrdersDeps,
   tx: Tx,
   scope: Scope,
   body: { owner: string; webhook: string },
@@ -40,7 +40,7 @@ export async function registerWebhook(
  * the change's own statement found (setStatus: the order's account's, else its partner's).
  */
 export async function notifyOrderStatus(
-  ctx: AppContext,
+  ctx: WalletOrdersDeps,
   tx: Tx,
   order: OrderStatusEvent,
   status: string,

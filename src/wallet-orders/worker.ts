@@ -1,10 +1,9 @@
-import { onChainOutcome, onChainOutcomes } from '../chains/port.ts';
-import type { AppContext } from '../platform/context.ts';
 import type { ClaimedJob, JobRunner } from '../platform/jobs/runner.ts';
 import { togetherOrEachAlone } from '../platform/jobs/together-or-alone.ts';
 import { expireAuthorization } from './authorization.ts';
+import type { WalletOrdersDeps } from './deps.ts';
 import { EXPIRE_AUTHORIZATION_JOB, ordersOfProcessingJob, PROCESS_ORDER_JOB } from './jobs.ts';
-import { onOrderDeliveries, onOrderDelivery, processOrder, processOrders } from './transitions.ts';
+import { processOrder, processOrders } from './transitions.ts';
 
 /**
  * The card orders' background work: processing cleared orders, expiring steps, chain outcomes.
@@ -12,7 +11,7 @@ import { onOrderDeliveries, onOrderDelivery, processOrder, processOrders } from 
  */
 export function registerWalletOrderJobs(
   runner: JobRunner,
-  ctx: AppContext,
+  ctx: WalletOrdersDeps,
   ordersPerTransaction = ORDERS_PER_TRANSACTION,
 ): void {
   runner.register(PROCESS_ORDER_JOB, (job) => processJobOrders(ctx, job));
@@ -20,8 +19,6 @@ export function registerWalletOrderJobs(
     processInChunks(ctx, jobs.flatMap(orderIdsOf), ordersPerTransaction),
   );
   runner.register(EXPIRE_AUTHORIZATION_JOB, (job) => expireAuthorization(ctx, String(job.payload.orderId)));
-  onChainOutcome('order', (_ctx, tx, outcome) => onOrderDelivery(ctx, tx, outcome));
-  onChainOutcomes('order', (_ctx, tx, outcomes) => onOrderDeliveries(ctx, tx, outcomes));
 }
 
 const orderIdsOf = (job: ClaimedJob) => ordersOfProcessingJob(job.payload);
@@ -39,7 +36,11 @@ const orderIdsOf = (job: ClaimedJob) => ordersOfProcessingJob(job.payload);
 export const ORDERS_PER_TRANSACTION = 400;
 
 /** A batch's orders, a transaction per chunk; a chunk that throws fails the batch (then each job alone). */
-async function processInChunks(ctx: AppContext, orderIds: readonly string[], chunk: number): Promise<void> {
+async function processInChunks(
+  ctx: WalletOrdersDeps,
+  orderIds: readonly string[],
+  chunk: number,
+): Promise<void> {
   for (let start = 0; start < orderIds.length; start += chunk) {
     await processOrders(ctx, orderIds.slice(start, start + chunk));
   }
@@ -50,7 +51,7 @@ async function processInChunks(ctx: AppContext, orderIds: readonly string[], chu
  * each order alone; orders processed meanwhile are skipped on the retry, as processOrders skips
  * every order no longer waiting.
  */
-function processJobOrders(ctx: AppContext, job: ClaimedJob): Promise<void> {
+function processJobOrders(ctx: WalletOrdersDeps, job: ClaimedJob): Promise<void> {
   return togetherOrEachAlone(
     orderIdsOf(job),
     (orderIds) => processOrders(ctx, orderIds),

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../platform/context.ts';
 import { ApiError } from '../platform/errors.ts';
 import { newExceptionId } from '../platform/ids.ts';
+import type { UsersDeps } from '../users/deps.ts';
 import { onboardingPage, submitOnboarding } from '../users/onboarding-service.ts';
 import { PAGE_SECURITY_HEADERS } from './html.ts';
 import { errorPageHtml, onboardingPageHtml } from './onboarding-page.ts';
@@ -16,8 +16,7 @@ const TokenParams = {
  * The hosted KYC onboarding page behind `verificationLinkUrl`. It is for people, so errors are
  * HTML pages too (API.md decision 11), never the JSON envelope.
  */
-export const onboardingWebRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => {
-  const sandbox = ctx.config.env === 'sandbox';
+export const onboardingWebRoutes: FastifyPluginAsync<{ ctx: UsersDeps }> = async (app, { ctx }) => {
   const sendPage = (reply: FastifyReply, status: number, body: string) =>
     reply.code(status).headers(PAGE_SECURITY_HEADERS).type('text/html; charset=utf-8').send(body);
 
@@ -27,7 +26,7 @@ export const onboardingWebRoutes: FastifyPluginAsync<{ ctx: AppContext }> = asyn
       return sendPage(reply, error.status, errorPageHtml(error.status, error.message));
     }
     const status = typeof error.statusCode === 'number' && error.statusCode < 500 ? error.statusCode : 500;
-    const reference = newExceptionId(sandbox);
+    const reference = newExceptionId(ctx.exceptionIdPrefix);
     if (status >= 500) request.log.error({ err: error, exceptionId: reference }, 'onboarding page failed');
     const message =
       status >= 500

@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerChainJobs } from '../../src/chains/sandbox-chain.ts';
+import { registerChainSettlers } from '../../src/chains/port.ts';
 import { findReservationById } from '../../src/orders/store.ts';
 import { JobRunner } from '../../src/platform/jobs/runner.ts';
 import { Money } from '../../src/platform/money.ts';
@@ -36,7 +36,7 @@ beforeAll(async () => {
   t = await startTestApp({ env: { RAMPART_SANDBOX_CHAIN_DELAY_MS: '0' } });
   partner = await createPartner(t);
   jobs = new JobRunner(t.ctx.db, t.app.log, 50);
-  registerChainJobs(jobs, t.ctx);
+  registerChainSettlers(jobs, t.ctx);
   registerWalletOrderJobs(jobs, t.ctx);
   jobs.start();
   browser = await launchChromium();

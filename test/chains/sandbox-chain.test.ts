@@ -2,38 +2,40 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type ChainOutcome,
-  onChainOutcome,
+  type ChainsDeps,
+  registerChainSettlers,
   requestChainSend,
   requestChainSends,
 } from '../../src/chains/port.ts';
-import {
-  registerChainJobs,
-  SANDBOX_FAILING_ADDRESSES,
-  settleSandboxSends,
-} from '../../src/chains/sandbox-chain.ts';
-import { withTransaction } from '../../src/platform/db/pool.ts';
+import { SANDBOX_FAILING_ADDRESSES, settleSandboxSends } from '../../src/chains/sandbox-chain.ts';
+import { type Tx, withTransaction } from '../../src/platform/db/pool.ts';
 import { JobRunner } from '../../src/platform/jobs/runner.ts';
 import { Money } from '../../src/platform/money.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 
 let t: TestApp;
 let runner: JobRunner;
+/** The app's services with one more outcome handler, for the test's own `probe:` sends. */
+let ctx: ChainsDeps;
 const seen: ChainOutcome[] = [];
 beforeAll(async () => {
   t = await startTestApp({ env: { RAMPART_SANDBOX_CHAIN_DELAY_MS: '0' } });
   runner = new JobRunner(t.database.db, pino({ level: 'silent' }), 1000);
-  registerChainJobs(runner, t.ctx);
-  onChainOutcome('probe', async (_ctx, tx, outcome) => {
-    // Runs inside the settling transaction: a row written here commits with the outcome.
-    await tx.query('SELECT 1');
-    seen.push(outcome);
-  });
+  const probe = {
+    one: async (tx: Tx, outcome: ChainOutcome) => {
+      // Runs inside the settling transaction: a row written here commits with the outcome.
+      await tx.query('SELECT 1');
+      seen.push(outcome);
+    },
+  };
+  ctx = { ...t.ctx, chains: { ...t.ctx.chains, outcomes: { ...t.ctx.chains.outcomes, probe } } };
+  registerChainSettlers(runner, ctx);
 });
 afterAll(async () => t.close());
 
 const send = (reference: string, address: string, chain: 'ethereum' | 'bitcoin' = 'ethereum') =>
   withTransaction(t.database.db, (tx) =>
-    requestChainSend(t.ctx, tx, {
+    requestChainSend(ctx, tx, {
       reference,
       chain,
       address,
@@ -55,7 +57,7 @@ describe('the sandbox chain', () => {
   it('confirms a send with a generated BlockchainTx, reported exactly once', async () => {
     await send('probe:ONE', '0x52908400098527886E0F7030069857D2E4169EE7');
     expect(await runner.drain()).toBe(1);
-    await settleSandboxSends(t.ctx, ['probe:ONE']); // a repeated job
+    await settleSandboxSends(ctx, ['probe:ONE']); // a repeated job
     const outcomes = seen.filter((o) => o.reference === 'probe:ONE');
     expect(outcomes).toHaveLength(1);
     expect(outcomes[0]).toMatchObject({
@@ -111,7 +113,7 @@ describe('the sandbox chain', () => {
       currency: 'ETH',
       amount: new Money('0.5'),
     }));
-    await withTransaction(t.database.db, (tx) => requestChainSends(t.ctx, tx, sends));
+    await withTransaction(t.database.db, (tx) => requestChainSends(ctx, tx, sends));
     const queued = await t.database.db.query(
       `SELECT payload FROM jobs WHERE kind = 'chains.sandboxSettle' AND payload->'references' ? 'probe:B1'`,
     );
@@ -132,7 +134,7 @@ describe('the sandbox chain', () => {
 
   it('settles a job queued before sends were batched (payload `reference`)', async () => {
     await withTransaction(t.database.db, async (tx) => {
-      await requestChainSends({ ...t.ctx, config: { ...t.ctx.config, env: 'production' } }, tx, [
+      await requestChainSends({ ...ctx, chains: { ...ctx.chains, backends: {} } }, tx, [
         {
           reference: 'probe:OLD',
           chain: 'ethereum',

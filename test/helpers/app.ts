@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.ts';
+import { compose, environmentOf, type Ports, portsFor, type Rampart } from '../../src/compose.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
-import { Clock } from '../../src/platform/clock.ts';
-import type { AppContext } from '../../src/platform/context.ts';
 import { readMigrations } from '../../src/platform/db/migrate.ts';
 import { freshDatabase, type TestDatabase } from './db.ts';
 
@@ -11,7 +10,9 @@ export const TEST_MASTER_KEY = '11'.repeat(32);
 
 export interface TestApp {
   app: FastifyInstance;
-  ctx: AppContext;
+  /** The composed services the app runs on (compose.ts), to call domain functions directly. */
+  ctx: Rampart;
+  ports: Ports;
   database: TestDatabase;
   /** `http://127.0.0.1:<port>`: tests send real bytes over a real socket. */
   baseUrl: string;
@@ -21,7 +22,9 @@ export interface TestApp {
 export interface TestAppOptions {
   env?: Record<string, string>;
   /** Registers extra routes (test-only probes) before the app starts listening. */
-  extend?: (app: FastifyInstance, ctx: AppContext) => void | Promise<void>;
+  extend?: (app: FastifyInstance, ctx: Rampart) => void | Promise<void>;
+  /** Implementations of outside systems in place of the environment's (compose.ts portsFor). */
+  ports?: Partial<Ports>;
   database?: TestDatabase;
   /**
    * Adds the listening address to the public URLs, as `RAMPART_PUBLIC_URL=http://127.0.0.1:<port>`
@@ -46,12 +49,11 @@ export function testConfig(env: Record<string, string> = {}): Config {
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const database = options.database ?? (await freshDatabase());
   const config = testConfig(options.env);
-  const ctx: AppContext = {
-    config: { ...config, masterKey: config.masterKey!, operatorToken: config.operatorToken! },
-    db: database.db,
-    asyncCommitDb: database.asyncCommitDb,
-    clock: new Clock(),
-  };
+  const runtimeConfig = { ...config, masterKey: config.masterKey!, operatorToken: config.operatorToken! };
+  const defaults = portsFor(config, database.db);
+  const ports: Ports = { ...defaults, ...options.ports };
+  const databases = { db: database.db, asyncCommitDb: database.asyncCommitDb };
+  const ctx = compose(runtimeConfig, databases, ports, environmentOf(config));
   const migrations = await readMigrations();
   const app = await buildApp(ctx, {
     latestMigration: migrations.at(-1)?.version ?? '',
@@ -66,10 +68,12 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   return {
     app,
     ctx,
+    ports,
     database,
     baseUrl: `http://127.0.0.1:${port}`,
     close: async () => {
       await app.close();
+      defaults.prices.close();
       if (!options.database) await database.drop();
     },
   };

@@ -9,9 +9,8 @@ const HOUR_MS = 3_600_000;
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await startTestApp();
   // A frozen real clock makes "now moved by exactly the amount" checkable without timing.
-  t.ctx.clock = new Clock(() => REAL_NOW_MS);
+  t = await startTestApp({ ports: { clock: new Clock(() => REAL_NOW_MS) } });
 });
 afterAll(async () => t.close());
 

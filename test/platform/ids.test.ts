@@ -33,8 +33,8 @@ describe('ids', () => {
   });
 
   it('makes exception ids with test_ in sandbox only', () => {
-    expect(newExceptionId(true)).toMatch(new RegExp(`^test_${CHAR}{6}$`));
-    expect(newExceptionId(false)).toMatch(new RegExp(`^${CHAR}{6}$`));
+    expect(newExceptionId('test_')).toMatch(new RegExp(`^test_${CHAR}{6}$`));
+    expect(newExceptionId('')).toMatch(new RegExp(`^${CHAR}{6}$`));
   });
 
   it('recognises ids of the right prefix and shape only', () => {

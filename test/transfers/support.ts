@@ -1,6 +1,6 @@
 import pino from 'pino';
 import { expect } from 'vitest';
-import { registerChainJobs } from '../../src/chains/sandbox-chain.ts';
+import { registerChainSettlers } from '../../src/chains/port.ts';
 import { auditLedger, balancesOf } from '../../src/ledger/service.ts';
 import { JobRunner } from '../../src/platform/jobs/runner.ts';
 import { expireDueTransfers, registerTransferJobs } from '../../src/transfers/lifecycle.ts';
@@ -26,7 +26,7 @@ export async function startTransfersApp(options: TestAppOptions = {}): Promise<T
   });
   const partner = await createPartner(t, { usersApi: true });
   const runner = new JobRunner(t.database.db, pino({ level: 'silent' }), 1000);
-  registerChainJobs(runner, t.ctx);
+  registerChainSettlers(runner, t.ctx);
   await registerTransferJobs(runner, t.ctx);
   return { t, partner, runJobs: () => runner.drain() };
 }

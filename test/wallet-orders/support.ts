@@ -1,6 +1,6 @@
 import pino from 'pino';
 import { expect } from 'vitest';
-import { registerChainJobs } from '../../src/chains/sandbox-chain.ts';
+import { registerChainSettlers } from '../../src/chains/port.ts';
 import { JobRunner } from '../../src/platform/jobs/runner.ts';
 import { registerWalletOrderJobs } from '../../src/wallet-orders/worker.ts';
 import { operatorHeaders, startTestApp, type TestApp, type TestAppOptions } from '../helpers/app.ts';
@@ -102,7 +102,7 @@ export async function readOrder(t: TestApp, partner: PartnerCredentials, orderId
 export function workerFor(t: TestApp, ordersPerTransaction?: number): JobRunner {
   const runner = new JobRunner(t.ctx.db, pino({ level: 'silent' }), 50);
   registerWalletOrderJobs(runner, t.ctx, ordersPerTransaction);
-  registerChainJobs(runner, t.ctx);
+  registerChainSettlers(runner, t.ctx);
   return runner;
 }
 

@@ -76,8 +76,13 @@ export function translateError(error: unknown): ApiError | undefined {
   return undefined;
 }
 
-export function sendError(request: FastifyRequest, reply: FastifyReply, error: unknown, sandbox: boolean) {
-  const exceptionId = newExceptionId(sandbox);
+export function sendError(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  error: unknown,
+  exceptionIdPrefix: string,
+) {
+  const exceptionId = newExceptionId(exceptionIdPrefix);
   const known = translateError(error);
   const apiError = known ?? internalFault();
   if (known) {
@@ -97,14 +102,14 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: u
  * Malformed HTTP that never becomes a request (bad request line, header block past the limit):
  * answered on the socket with the same envelope, then the connection is closed.
  */
-export function clientErrorResponder(sandbox: boolean) {
+export function clientErrorResponder(exceptionIdPrefix: string) {
   return (error: FastifyError & { code?: string }, socket: Socket) => {
     if (!socket.writable) return;
     const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
     const status = tooLarge ? 431 : 400;
     const envelope: ErrorEnvelope = {
       language: 'en',
-      exceptionId: newExceptionId(sandbox),
+      exceptionId: newExceptionId(exceptionIdPrefix),
       compositeType: '',
       subType: '',
       errorCode: tooLarge ? 'validation.headersTooLarge' : 'validation.badRequest',
@@ -121,6 +126,6 @@ export function clientErrorResponder(sandbox: boolean) {
   };
 }
 
-export function installErrorHandling(app: FastifyInstance, sandbox: boolean) {
-  app.setErrorHandler((error, request, reply) => sendError(request, reply, error, sandbox));
+export function installErrorHandling(app: FastifyInstance, exceptionIdPrefix: string) {
+  app.setErrorHandler((error, request, reply) => sendError(request, reply, error, exceptionIdPrefix));
 }

@@ -1,0 +1,190 @@
+import type { SubscriptionsDeps, TransferVisibility } from './callbacks/subscriptions-service.ts';
+import {
+  type CallbackUrlRules,
+  PRODUCTION_CALLBACK_URLS,
+  sandboxCallbackUrls,
+} from './callbacks/url-policy.ts';
+import { noCardProcessor } from './cards/no-processor.ts';
+import type { CardProcessor } from './cards/processor.ts';
+import { sandboxProcessor } from './cards/sandbox-processor.ts';
+import { CHAINS, type Chain, type Network, networkFor } from './chains/addresses.ts';
+import type { ChainBackend, ChainOutcomeHandler } from './chains/port.ts';
+import { sandboxChain } from './chains/sandbox-chain.ts';
+import type { Config } from './config.ts';
+import { accountExists } from './identity/accounts-service.ts';
+import type { IdentityDeps } from './identity/masquerade.ts';
+import type { LedgerDeps, OwnerLookups } from './ledger/owners.ts';
+import { LimitReads } from './limits/service.ts';
+import type { OperatorDeps } from './operator/service.ts';
+import { groupedReservationInserts } from './orders/service.ts';
+import { Clock } from './platform/clock.ts';
+import type { AppContext } from './platform/context.ts';
+import type { Db } from './platform/db/pool.ts';
+import { createPriceFeed, type PriceFeed } from './pricing/service.ts';
+import type { TransfersDeps } from './transfers/deps.ts';
+import { onTransferOutcome } from './transfers/lifecycle.ts';
+import { getTransfer } from './transfers/service.ts';
+import { type BankAccountVerifier, sandboxBankVerifier } from './users/bank-verifier.ts';
+import type { UsersDeps } from './users/deps.ts';
+import { type DocumentStorage, postgresDocumentStorage } from './users/documents-store.ts';
+import { type IdentityCheck, operatorReview, sandboxIdentityCheck } from './users/identity-check.ts';
+import { cachedOwnerLookup } from './users/owner-cache.ts';
+import { userExists } from './users/transfer-standing.ts';
+import { groupedUserSnapshots } from './users/users-service.ts';
+import { findUserOwner } from './users/users-store.ts';
+import { type CodeSender, sandboxCodeSender, undeliveredCodes } from './wallet-orders/code-sender.ts';
+import type { WalletOrdersDeps } from './wallet-orders/deps.ts';
+import { onOrderDeliveries, onOrderDelivery } from './wallet-orders/transitions.ts';
+
+/**
+ * The composition root. Configuration is read once (config.ts); here sandbox and production are
+ * told apart, once, by the implementations wired: the ports to every outside system and the few
+ * rules that differ between the two environments. Every domain function is given one value that
+ * satisfies its domain's deps type (each domain's `deps.ts` or port file names what it uses);
+ * nothing is registered in module state, so a test builds an app with its own implementations
+ * (test/helpers/app.ts startTestApp({ ports })).
+ */
+
+/** The configuration with the secrets resolved at start (platform/bootstrap-secrets.ts). */
+export type RuntimeConfig = AppContext['config'];
+
+/** Each outside system behind its port, as the environment wires it. */
+export interface Ports {
+  clock: Clock;
+  cardProcessor: CardProcessor;
+  /** One backend per chain; a chain without one refuses payouts and deposit addresses. */
+  chains: Partial<Record<Chain, ChainBackend>>;
+  codeSender: CodeSender;
+  /** None: payment methods stay PENDING until a provider is configured. */
+  bankAccounts: BankAccountVerifier | undefined;
+  identityCheck: IdentityCheck;
+  prices: PriceFeed & { close(): void };
+  documents: DocumentStorage;
+}
+
+/** The rules that differ between sandbox and production beyond the ports. */
+export interface Environment {
+  network: Network;
+  exceptionIdPrefix: string;
+  callbackUrls: CallbackUrlRules;
+  /** First start makes a demo partner and prints its credentials. */
+  makesDemoPartner: boolean;
+  /** The operator may move the clock forward (POST /operator/v1/sandbox/clock). */
+  operatorMovesClock: boolean;
+}
+
+export function environmentOf(config: Config): Environment {
+  const sandbox = config.env === 'sandbox';
+  return {
+    network: networkFor(config.env),
+    exceptionIdPrefix: sandbox ? 'test_' : '',
+    callbackUrls: sandbox ? sandboxCallbackUrls(config.callbackAllowLoopback) : PRODUCTION_CALLBACK_URLS,
+    makesDemoPartner: sandbox,
+    operatorMovesClock: sandbox,
+  };
+}
+
+/**
+ * The ports of this configuration. Sandbox: the simulated card processor, chains, SMS codes,
+ * bank and identity checks. Production: the real systems
+ * configured, and for those not integrated yet an implementation that refuses or waits
+ * (card orders answer 503, chain payouts are refused, codes go undelivered, bank accounts stay
+ * PENDING, identity goes to operator review). `db` serves the price feed's settings reads.
+ */
+export function portsFor(config: Config, db: Db): Ports {
+  const clock = new Clock();
+  const prices = createPriceFeed(config, db, clock, config.env === 'sandbox');
+  const shared = { clock, prices, documents: postgresDocumentStorage };
+  if (config.env === 'sandbox') {
+    const chain = sandboxChain(config.sandboxChainDelayMs);
+    return {
+      ...shared,
+      cardProcessor: sandboxProcessor,
+      chains: Object.fromEntries(CHAINS.map((name) => [name, chain])),
+      codeSender: sandboxCodeSender,
+      bankAccounts: sandboxBankVerifier,
+      identityCheck: sandboxIdentityCheck,
+    };
+  }
+  return {
+    ...shared,
+    cardProcessor: noCardProcessor,
+    chains: {},
+    codeSender: undeliveredCodes,
+    bankAccounts: undefined,
+    identityCheck: operatorReview,
+  };
+}
+
+/** The pools one set of services runs on: the API's, or the workers' own. */
+export interface Databases {
+  db: Db;
+  asyncCommitDb: Db;
+}
+
+/** What every domain function may be given: the union of the domains' deps. */
+export interface Rampart
+  extends WalletOrdersDeps,
+    TransfersDeps,
+    UsersDeps,
+    LedgerDeps,
+    IdentityDeps,
+    SubscriptionsDeps,
+    OperatorDeps {}
+
+/**
+ * Wires the services of one set of pools from the ports: the base context, the lookups one
+ * module answers for another (owners for the ledger, a user's owner for masquerading, a
+ * transfer's visibility for callbacks, chain outcomes for the modules that asked for the sends)
+ * and the grouped statements of these pools.
+ */
+export function compose(config: RuntimeConfig, databases: Databases, ports: Ports, environment: Environment) {
+  const { db, asyncCommitDb } = databases;
+  const owners: OwnerLookups = { account: accountExists, user: userExists };
+  const ctx: Rampart = {
+    config,
+    db,
+    asyncCommitDb,
+    clock: ports.clock,
+    sandboxClock: environment.operatorMovesClock ? ports.clock : undefined,
+    exceptionIdPrefix: environment.exceptionIdPrefix,
+    callbackUrls: environment.callbackUrls,
+    cardProcessor: ports.cardProcessor,
+    codeSender: ports.codeSender,
+    bankAccounts: ports.bankAccounts,
+    identityCheck: ports.identityCheck,
+    documents: ports.documents,
+    prices: ports.prices,
+    chains: {
+      network: environment.network,
+      backends: ports.chains,
+      outcomes: chainOutcomeHandlers(() => ctx),
+    },
+    owners,
+    userOwners: cachedOwnerLookup(findUserOwner),
+    transferVisible: transferVisibility(db),
+    limitReads: new LimitReads(db, ports.clock),
+    userSnapshots: groupedUserSnapshots(db),
+    reservationInserts: groupedReservationInserts(db),
+  };
+  return ctx;
+}
+
+/** Callbacks may subscribe to a transfer the scope can read (the transfers module answers). */
+function transferVisibility(db: Db): TransferVisibility {
+  return (scope, id) => getTransfer(db, scope, id).then(() => true);
+}
+
+/**
+ * Who handles the outcome of a chain send, by its reference's type. The handlers run in a
+ * settling transaction long after composition, so they reach the services through `services`.
+ */
+function chainOutcomeHandlers(services: () => Rampart): Record<string, ChainOutcomeHandler> {
+  return {
+    transfer: { one: (tx, outcome) => onTransferOutcome(services(), tx, outcome) },
+    order: {
+      one: (tx, outcome) => onOrderDelivery(services(), tx, outcome),
+      many: (tx, outcomes) => onOrderDeliveries(services(), tx, outcomes),
+    },
+  };
+}
