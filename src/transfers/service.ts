@@ -3,6 +3,8 @@ import { requestChainSend } from '../chains/port.ts';
 import type { Scope } from '../identity/types.ts';
 import { combinedEntries, entryArguments, settleHold } from '../ledger/service.ts';
 import type { AppContext } from '../platform/context.ts';
+import { GroupedTransactions, TransactionSteps } from '../platform/db/grouped-transactions.ts';
+import { perContext } from '../platform/db/grouped-writer.ts';
 import type { Queryable, Tx } from '../platform/db/pool.ts';
 import { newId } from '../platform/ids.ts';
 import { Money } from '../platform/money.ts';
@@ -18,12 +20,12 @@ import {
   transferPostings,
 } from './creation.ts';
 import { transferErrors } from './errors.ts';
-import { checkPartiesStanding, maySettleFor, type Party, parseParty } from './parties.ts';
+import { checkPartiesStanding, maySettleFor, type Party, parseParty, partiesStanding } from './parties.ts';
 import type { TransferListQuery } from './schemas.ts';
-import { createSettledTogether } from './settled-batches.ts';
 import {
   changeStatus,
   findTransfer,
+  insertSettled,
   insertSettledTransfers,
   insertTransferWith,
   type NewTransfer,
@@ -63,12 +65,12 @@ export function sendsOnChain(p: PreparedTransfer): boolean {
 
 /**
  * POST /v3/transfers. `tx`: the caller's transaction (an Idempotency-Key's, or the one a
- * withdrawal needs, see sendsOnChain); without one, a book transfer with autoConfirm is written
- * together with other requests' (settled-batches.ts) and anything else by one statement of its
- * own. Either way the parties' standing is read first, then one statement writes the row with
- * its effects: PREVIEW moves nothing; UNCONFIRMED holds sourceAmount until confirm or expiry;
- * autoConfirm settles at once, the ledger entry last, right before the commit, so the source
- * balance row stays locked only that long (which bounds transfers drawing on one hot balance).
+ * withdrawal needs, see sendsOnChain). A book transfer with autoConfirm is written by
+ * createSettledTransfer: on `tx`, or without one together with other requests' (one standing
+ * read and one insert for them all, createSettledTransfers). Anything else reads the parties'
+ * standing, then one statement writes the row with its effects: PREVIEW moves nothing;
+ * UNCONFIRMED holds sourceAmount until confirm or expiry; an autoConfirmed withdrawal settles at
+ * once and queues its chain send.
  */
 export async function createTransfer(
   ctx: AppContext,
@@ -78,7 +80,10 @@ export async function createTransfer(
 ): Promise<TransferView> {
   if (!tx && sendsOnChain(prepared))
     throw new Error('an autoConfirmed withdrawal is created in a transaction');
-  if (!tx && settlesAtOnce(prepared)) return createSettledTogether(ctx, scope, prepared);
+  if (settlesAtOnce(prepared) && prepared.dest.kind !== 'chain') {
+    if (tx) return createSettledTransfer(ctx, TransactionSteps.alone(tx), { scope, prepared });
+    return settledTransfersOf(ctx).call({ scope, prepared });
+  }
   const q = tx ?? ctx.db;
   await checkPartiesStanding(q, scope.partnerId, prepared.source, prepared.dest);
   const fresh = newTransferRow(ctx, scope, prepared, newId('TF'));
@@ -99,6 +104,57 @@ export async function createTransfer(
   }
   return transferView(fresh);
 }
+
+interface SettledRequest {
+  scope: Scope;
+  prepared: PreparedTransfer;
+}
+
+/**
+ * A book transfer settled at creation (autoConfirm to an account or user): the parties' standing
+ * read, then one statement writes its row, its callbacks and its ledger entry, the entry last so
+ * the balance rows stay locked the shortest time (which bounds transfers drawing on one hot
+ * balance). Its only write is that last statement, so grouped it needs no transaction: a
+ * refusal before it leaves nothing to undo.
+ */
+export async function createSettledTransfer(
+  ctx: AppContext,
+  steps: TransactionSteps,
+  { scope, prepared }: SettledRequest,
+): Promise<TransferView> {
+  const { source, dest } = prepared;
+  const refusal = await steps.run(partiesStanding, { partnerId: scope.partnerId, source, dest });
+  if (refusal !== undefined) throw refusal;
+  const row = newTransferRow(ctx, scope, prepared, newId('TF'));
+  const settled = { row, callbacks: creationCallbacks(ctx, scope, prepared, row) };
+  try {
+    await steps.run(insertSettled, { settled, entry: entryArguments(settlementEntry(prepared, row)) });
+  } catch (error) {
+    throw creationRefusal(error);
+  }
+  return transferView(row);
+}
+
+/** Statement size bound: a group of more waits for the next one. */
+const MAX_SETTLED_GROUP = 100;
+
+/**
+ * Settled book transfers of concurrent requests that bring no transaction (no Idempotency-Key),
+ * written together: per group one standing read and one insert of every row, entry and callback,
+ * each statement committing on its own, instead of two round trips and a commit each. Balance
+ * rows are locked in (owner, currency) order across the whole insert (ledger_post_entries), so
+ * groups and single transfers never deadlock; the ledger checks each entry in turn, so payments
+ * that only cancel out are refused as they would be one after the other.
+ */
+export function createSettledTransfers(ctx: AppContext): GroupedTransactions<SettledRequest, TransferView> {
+  return new GroupedTransactions(
+    ctx.db,
+    (steps, request: SettledRequest) => createSettledTransfer(ctx, steps, request),
+    { maxGroup: MAX_SETTLED_GROUP, transactional: false },
+  );
+}
+
+const settledTransfersOf = perContext(createSettledTransfers);
 
 /**
  * POST /v3/transfers/{id}/confirm: settles the hold with the quote locked at creation. Lock
