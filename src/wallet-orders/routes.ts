@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { idempotencyScope, scopeOf } from '../identity/access.ts';
 import type { AppContext } from '../platform/context.ts';
+import { TransactionSteps } from '../platform/db/grouped-transactions.ts';
 import { hasIdempotencyKey, runIdempotent, sendIdempotent } from '../platform/http/idempotency.ts';
 import { errorResponses, PARTNER_SECURITY, withExample } from '../platform/http/openapi.ts';
 import { placeWalletOrder, prepareWalletOrder, storeWalletOrder } from './create.ts';
@@ -54,7 +55,9 @@ export const walletOrderRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async 
       // A keyed request's answer is stored in its own transaction; the others go together.
       if (!hasIdempotencyKey(request)) return placeWalletOrderTogether(ctx, prepared);
       const outcome = await placeWalletOrder(ctx, prepared, (attempt) =>
-        runIdempotent(ctx, request, idempotencyScope(scope), (tx) => storeWalletOrder(ctx, tx, attempt)),
+        runIdempotent(ctx, request, idempotencyScope(scope), (tx) =>
+          storeWalletOrder(ctx, TransactionSteps.alone(tx), attempt),
+        ),
       );
       return sendIdempotent(reply, outcome);
     },
