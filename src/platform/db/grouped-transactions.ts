@@ -38,8 +38,9 @@ import { type Db, type Queryable, withTransaction } from './pool.ts';
  *   a group on the pool has nothing to roll back: its members that succeeded keep their output;
  * - when PostgreSQL refuses the COMMIT, each member runs again alone, as isolateFailures has it;
  * - when the outcome is unknown (a statement or the COMMIT without PostgreSQL's answer: the
- *   connection was lost), every member of the group gets that error, as a lone member would,
- *   since running it again could do twice what was done once.
+ *   connection was lost), every member of the transaction gets that error, as a lone member
+ *   would, since running it again could do twice what was done once (on the pool, every member
+ *   of that statement).
  * Members run alone after their group's answer, outside its place among the groups in flight, so
  * a slow one holds up no group.
  */
@@ -168,6 +169,12 @@ export class GroupedTransactions<Input, Output> {
         else if (outcome.output === AGAIN) again.push(position);
         else answers[position] = outcome.output;
       });
+      // A round that answered nobody (a command that swallowed its own statement's failure)
+      // would repeat itself: its members run alone instead.
+      if (again.length === round.length) {
+        for (const position of again) answers[position] = ALONE;
+        break;
+      }
       positions = again;
       round = again.map((position) => inputs[position]!);
     }
