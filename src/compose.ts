@@ -23,7 +23,7 @@ import type { Db } from './platform/db/pool.ts';
 import { createPriceFeed, type PriceFeed } from './pricing/service.ts';
 import type { TransfersDeps } from './transfers/deps.ts';
 import { onTransferOutcome } from './transfers/lifecycle.ts';
-import { getTransfer } from './transfers/service.ts';
+import { createSettledTransfers, getTransfer } from './transfers/service.ts';
 import { type BankAccountVerifier, sandboxBankVerifier } from './users/bank-verifier.ts';
 import type { UsersDeps } from './users/deps.ts';
 import { type DocumentStorage, postgresDocumentStorage } from './users/documents-store.ts';
@@ -34,6 +34,7 @@ import { groupedUserSnapshots } from './users/users-service.ts';
 import { findUserOwner } from './users/users-store.ts';
 import { type CodeSender, sandboxCodeSender, undeliveredCodes } from './wallet-orders/code-sender.ts';
 import type { WalletOrdersDeps } from './wallet-orders/deps.ts';
+import { createOrderPlacement } from './wallet-orders/order-groups.ts';
 import { onOrderDeliveries, onOrderDelivery } from './wallet-orders/transitions.ts';
 
 /**
@@ -166,6 +167,8 @@ export function compose(config: RuntimeConfig, databases: Databases, ports: Port
     limitReads: new LimitReads(db, ports.clock),
     userSnapshots: groupedUserSnapshots(db),
     reservationInserts: groupedReservationInserts(db),
+    settledTransfers: createSettledTransfers(db, () => ctx),
+    orderPlacement: createOrderPlacement(db, () => ctx),
   };
   return ctx;
 }

@@ -1,3 +1,4 @@
+import { batched, RunAlone } from '../platform/db/grouped-transactions.ts';
 import type { Queryable } from '../platform/db/pool.ts';
 import type { ApiError } from '../platform/errors.ts';
 import { CardDeclinedError, cardErrors } from './errors.ts';
@@ -53,18 +54,45 @@ export async function authorizeCards(
 }
 
 /**
- * One order's authorization, bounded by RAMPART_CARD_PROCESSOR_TIMEOUT_MS: a processor that does
- * not answer in time fails the order as transient, so the caller's transaction rolls back with
- * nothing charged.
+ * How long a group of card orders waits for the card processor. The group's locks and its place
+ * in line are held meanwhile, so a slow issuer must not hold up everyone: an order still waiting
+ * then runs alone (RunAlone), with the full processor timeout. (The sandbox answers at once but
+ * for its slow card.)
  */
-export async function authorizeCard(
-  ctx: CardsDeps,
-  q: Queryable,
-  request: AuthorizeRequest,
-): Promise<AuthorizationStep> {
-  const [answer] = await authorizeCards(ctx, q, [request], ctx.config.cardProcessorTimeoutMs);
-  if (answer === undefined || 'late' in answer) throw cardErrors.processorTimeout();
+export const GROUP_AUTHORIZATION_WAIT_MS = 250;
+
+export interface CardAuthorizationRequest {
+  ctx: CardsDeps;
+  request: AuthorizeRequest;
+}
+
+/**
+ * authorizeCards as a step of a card order's write path (one context per group): alone it waits
+ * up to RAMPART_CARD_PROCESSOR_TIMEOUT_MS, grouped up to GROUP_AUTHORIZATION_WAIT_MS.
+ */
+export const cardAuthorization = batched(
+  'cards.authorize',
+  (q, requests: CardAuthorizationRequest[], grouped) => {
+    const { ctx } = requests[0]!;
+    const timeoutMs = ctx.config.cardProcessorTimeoutMs;
+    return authorizeCards(
+      ctx,
+      q,
+      requests.map(({ request }) => request),
+      grouped ? Math.min(GROUP_AUTHORIZATION_WAIT_MS, timeoutMs) : timeoutMs,
+    );
+  },
+);
+
+/**
+ * The authorization step the issuer asked for, or what refuses the order: its decline, or when
+ * the processor did not answer in time a transient timeout (nothing charged: the order's
+ * transaction rolls back), or, grouped, RunAlone (it gets the full timeout alone).
+ */
+export function authorizedStep(answer: CardAuthorization, grouped: boolean): AuthorizationStep {
   if ('declined' in answer) throw answer.declined;
+  if ('late' in answer)
+    throw grouped ? new RunAlone('the card processor is slow') : cardErrors.processorTimeout();
   return answer.step;
 }
 

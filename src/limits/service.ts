@@ -1,6 +1,7 @@
 import { partnerIdOf } from '../identity/webhook-secret.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { AppContext } from '../platform/context.ts';
+import { batched } from '../platform/db/grouped-transactions.ts';
 import { GroupedCalls } from '../platform/db/grouped-writer.ts';
 import type { Db, Queryable, Tx } from '../platform/db/pool.ts';
 import type { ApiError } from '../platform/errors.ts';
@@ -181,29 +182,29 @@ export interface OrderSpend {
 
 /**
  * Checks orders' USD amounts against every window of their keys and records the spend of those
- * that fit, in the caller's transaction (one order's, recordSpend, or a group's, no two of whose
- * orders share a key): all their keys locked in one statement (which also reads the partners'
- * overrides), then every order checked and, when it fits, its spend recorded, in one more. Answers
- * each order's limit error (undefined when its spend was recorded). An order that does not go
- * ahead after all must have its spend released (releaseSpends) in the same transaction.
+ * that fit, in the caller's transaction (one order's, or a group's, no two of whose orders share a
+ * key): all their keys locked in one statement (which also reads the partners' overrides), then
+ * every order checked and, when it fits, its spend recorded, in one more. Answers each order's
+ * limit error (undefined when its spend was recorded). An order that does not go ahead rolls its
+ * spend back with its transaction.
  */
 export async function recordSpendsTogether(
   ctx: AppContext,
-  tx: Tx,
+  q: Queryable,
   orders: readonly OrderSpend[],
 ): Promise<(ApiError | Error | undefined)[]> {
   const keys = orders.flatMap((order) => order.keys);
   if (new Set(keys).size !== keys.length)
     throw new Error('orders placed together must not share a spend key');
   const partners = [...new Set(orders.flatMap((order) => order.subject.partnerId ?? []))];
-  const overrides = await lockSpendKeysReadingOverrides(tx, keys, partners);
+  const overrides = await lockSpendKeysReadingOverrides(q, keys, partners);
   // Read after the locks: a group that waited measures its windows from when it got them.
   const atMs = ctx.clock.nowMs();
   const tables = orders.map((order) =>
     tableOf(order.subject.partnerId ? overrides.get(order.subject.partnerId) : undefined, order.subject),
   );
   const results = await recordSpendsWithin(
-    tx,
+    q,
     orders.map((order, index) => ({
       orderId: order.orderId,
       keys: order.keys,
@@ -223,10 +224,20 @@ export async function recordSpendsTogether(
   });
 }
 
-/** Releases the spend of orders recordSpendsTogether recorded that did not go ahead after all. */
-export async function releaseSpends(tx: Tx, orderIds: readonly string[]): Promise<void> {
-  await deleteSpends(tx, orderIds);
+/** A card order's spend, as a step of the order's write path. */
+export interface SpendInContext {
+  ctx: AppContext;
+  spend: OrderSpend;
 }
+
+/** recordSpendsTogether as a step of a card order's write path (one context per group). */
+export const recordSpends = batched('limits.recordSpends', (q, spends: SpendInContext[]) =>
+  recordSpendsTogether(
+    spends[0]!.ctx,
+    q,
+    spends.map(({ spend }) => spend),
+  ),
+);
 
 /** A failed order's spend no longer counts. Safe to repeat. */
 export async function releaseSpend(tx: Tx, orderId: string): Promise<void> {

@@ -1,6 +1,8 @@
 import type { Scope } from '../identity/types.ts';
+import type { AppContext } from '../platform/context.ts';
+import { batched } from '../platform/db/grouped-transactions.ts';
 import { GroupedCalls } from '../platform/db/grouped-writer.ts';
-import type { Db, Tx } from '../platform/db/pool.ts';
+import type { Db, Queryable, Tx } from '../platform/db/pool.ts';
 import { ApiError, notFound } from '../platform/errors.ts';
 import { newReservationId } from '../platform/ids.ts';
 import { type Money, parsePositiveAmount } from '../platform/money.ts';
@@ -24,7 +26,6 @@ import {
   findReservationById,
   insertReservations,
   type NewReservation,
-  restoreReservations,
   type UsableReservationRow,
   useReservations,
   useReservationUp,
@@ -174,27 +175,33 @@ function consumed(row: UsableReservationRow): ConsumedReservation {
 }
 
 /**
- * consumeReservation for orders placed together in one transaction: each order's reservation,
- * used, or the illegalReservation error it would have got. The ones whose orders do not go ahead
- * must be passed to unconsume (same transaction), so they stay usable.
+ * consumeReservation for many orders at once (one statement): each order's reservation, used,
+ * or the illegalReservation error it would have got.
  */
 export async function consumeReservations(
-  ctx: OrdersDeps,
-  tx: Tx,
+  ctx: AppContext,
+  q: Queryable,
   uses: readonly { scope: Scope; id: string }[],
 ): Promise<(ConsumedReservation | ApiError)[]> {
   const rows = await useReservations(
-    tx,
+    q,
     uses.map(({ scope, id }) => ({ id, partnerId: scope.partnerId, accountId: scope.accountId })),
     ctx.clock.nowMs(),
   );
   return rows.map((row) => (row ? consumed(row) : orderErrors.illegalReservation()));
 }
 
-/** consumeReservations undone for these reservations: usable again once the transaction commits. */
-export function unconsume(tx: Tx, ids: readonly string[]): Promise<void> {
-  return restoreReservations(tx, ids);
+/** A card order's use of its reservation, as a step of the order's write path. */
+export interface CardOrderReservation {
+  ctx: AppContext;
+  scope: Scope;
+  id: string;
 }
+
+/** consumeReservations as a step of a card order's write path (one context per group). */
+export const useReservation = batched('orders.useReservations', (q, uses: CardOrderReservation[]) =>
+  consumeReservations(uses[0]!.ctx, q, uses),
+);
 
 /** Spends a reservation without an order: no order can use it afterwards. */
 export function retireReservation(ctx: OrdersDeps, id: string): Promise<void> {

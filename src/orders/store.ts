@@ -169,8 +169,7 @@ export interface ReservationUse {
  * reservation_uses row, whose primary key lets exactly one of any number of concurrent uses
  * insert it (the others wait for that transaction, then insert nothing, or their own if it rolled
  * back). Rows are inserted in id order, so two groups sharing reservations cannot deadlock. A use
- * whose order does not go ahead after all is undone with restoreReservations in the same
- * transaction.
+ * whose order does not go ahead rolls back with the order's transaction.
  */
 export async function useReservations(
   q: Queryable,
@@ -196,11 +195,6 @@ export async function useReservations(
     [uses.map((use) => use.id), uses.map((use) => use.partnerId), uses.map((use) => use.accountId), nowMs],
   );
   return rowsInInputOrder(rows, uses.length);
-}
-
-/** Undoes useReservations, in its transaction, for the reservations whose orders did not go ahead. */
-export async function restoreReservations(q: Queryable, ids: readonly string[]): Promise<void> {
-  await q.query('DELETE FROM reservation_uses WHERE reservation_id = ANY($1::text[])', [ids]);
 }
 
 /**

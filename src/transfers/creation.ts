@@ -12,8 +12,8 @@ import type { NewTransfer, TransferStatus } from './store.ts';
 import type { PreparedTransfer } from './transfer-request.ts';
 
 /**
- * What a new transfer writes, shared by the one-at-a-time path (service.ts) and the settled
- * batches (settled-batches.ts): its row, its callbacks, its hold or its settlement entry.
+ * What a new transfer writes, whether created alone or grouped with others (service.ts): its
+ * row, its callbacks, its hold or its settlement entry.
  */
 
 const MINUTE_MS = 60_000;

@@ -2,6 +2,7 @@ import { type Chain, chainsForCurrency, type Network, parseChainSrn } from '../c
 import { chainSendsAvailable } from '../chains/port.ts';
 import { accountInPartner } from '../identity/accounts-service.ts';
 import type { Scope } from '../identity/types.ts';
+import { batched } from '../platform/db/grouped-transactions.ts';
 import type { Queryable } from '../platform/db/pool.ts';
 import { isId } from '../platform/ids.ts';
 import { type TransferStanding, transferStandings } from '../users/transfer-standing.ts';
@@ -109,6 +110,17 @@ export async function checkPartiesStanding(q: Queryable, partnerId: string, sour
   assertPartiesStanding(source, dest, standings, destAccount);
 }
 
+export interface TransferParties {
+  partnerId: string;
+  source: Party;
+  dest: Party;
+}
+
+/** The parties' standing as a step of a transfer's write path: its refusal, or undefined. */
+export const partiesStanding = batched('transfers.partiesStanding', (q, transfers: TransferParties[]) =>
+  partiesStandingRefusals(q, transfers),
+);
+
 /**
  * checkPartiesStanding for many transfers at once: one standing query per partner for all
  * their user parties, plus one per distinct dest account. Answers each transfer's refusal, or
@@ -116,7 +128,7 @@ export async function checkPartiesStanding(q: Queryable, partnerId: string, sour
  */
 export async function partiesStandingRefusals(
   q: Queryable,
-  transfers: { partnerId: string; source: Party; dest: Party }[],
+  transfers: readonly TransferParties[],
 ): Promise<unknown[]> {
   const usersByPartner = new Map<string, Set<string>>();
   for (const { partnerId, source, dest } of transfers) {

@@ -1,8 +1,9 @@
 import type { Network } from '../chains/addresses.ts';
 import { requestChainSend } from '../chains/port.ts';
 import type { Scope } from '../identity/types.ts';
-import { combinedEntries, entryArguments, settleHold } from '../ledger/service.ts';
-import type { Queryable, Tx } from '../platform/db/pool.ts';
+import { entryArguments, settleHold } from '../ledger/service.ts';
+import { GroupedTransactions, TransactionSteps } from '../platform/db/grouped-transactions.ts';
+import type { Db, Queryable, Tx } from '../platform/db/pool.ts';
 import { newId } from '../platform/ids.ts';
 import { Money } from '../platform/money.ts';
 import {
@@ -18,13 +19,12 @@ import {
 } from './creation.ts';
 import type { TransfersDeps } from './deps.ts';
 import { transferErrors } from './errors.ts';
-import { checkPartiesStanding, maySettleFor, type Party, parseParty } from './parties.ts';
+import { checkPartiesStanding, maySettleFor, type Party, parseParty, partiesStanding } from './parties.ts';
 import type { TransferListQuery } from './schemas.ts';
-import { createSettledTogether } from './settled-batches.ts';
 import {
   changeStatus,
   findTransfer,
-  insertSettledTransfers,
+  insertSettled,
   insertTransferWith,
   type NewTransfer,
   pageTransfers,
@@ -63,12 +63,12 @@ export function sendsOnChain(p: PreparedTransfer): boolean {
 
 /**
  * POST /v3/transfers. `tx`: the caller's transaction (an Idempotency-Key's, or the one a
- * withdrawal needs, see sendsOnChain); without one, a book transfer with autoConfirm is written
- * together with other requests' (settled-batches.ts) and anything else by one statement of its
- * own. Either way the parties' standing is read first, then one statement writes the row with
- * its effects: PREVIEW moves nothing; UNCONFIRMED holds sourceAmount until confirm or expiry;
- * autoConfirm settles at once, the ledger entry last, right before the commit, so the source
- * balance row stays locked only that long (which bounds transfers drawing on one hot balance).
+ * withdrawal needs, see sendsOnChain). A book transfer with autoConfirm is written by
+ * createSettledTransfer: on `tx`, or without one together with other requests' (one standing
+ * read and one insert for them all, createSettledTransfers). Anything else reads the parties'
+ * standing, then one statement writes the row with its effects: PREVIEW moves nothing;
+ * UNCONFIRMED holds sourceAmount until confirm or expiry; an autoConfirmed withdrawal settles at
+ * once and queues its chain send.
  */
 export async function createTransfer(
   ctx: TransfersDeps,
@@ -76,28 +76,81 @@ export async function createTransfer(
   prepared: PreparedTransfer,
   tx?: Tx,
 ): Promise<TransferView> {
-  if (!tx && sendsOnChain(prepared))
-    throw new Error('an autoConfirmed withdrawal is created in a transaction');
-  if (!tx && settlesAtOnce(prepared)) return createSettledTogether(ctx, scope, prepared);
+  if (settlesAtOnce(prepared)) {
+    if (tx) return createSettledTransfer(ctx, TransactionSteps.alone(tx), { scope, prepared, tx });
+    if (sendsOnChain(prepared)) throw new Error('an autoConfirmed withdrawal is created in a transaction');
+    return ctx.settledTransfers.call({ scope, prepared });
+  }
   const q = tx ?? ctx.db;
   await checkPartiesStanding(q, scope.partnerId, prepared.source, prepared.dest);
   const fresh = newTransferRow(ctx, scope, prepared, newId('TF'));
-  if (tx && sendsOnChain(prepared)) await queueChainSend(ctx, tx, fresh, prepared.dest);
   try {
-    if (settlesAtOnce(prepared)) {
-      const settled = { row: fresh, callbacks: creationCallbacks(ctx, scope, prepared, fresh) };
-      const entry = entryArguments(settlementEntry(prepared, fresh));
-      await insertSettledTransfers(q, [settled], combinedEntries([entry]));
-    } else {
-      await insertTransferWith(q, fresh, {
-        hold: fresh.status === 'UNCONFIRMED' ? creationHold(prepared, fresh) : null,
-        callbacks: fresh.status === 'PREVIEW' ? null : creationCallbacks(ctx, scope, prepared, fresh),
-      });
-    }
+    await insertTransferWith(q, fresh, {
+      hold: fresh.status === 'UNCONFIRMED' ? creationHold(prepared, fresh) : null,
+      callbacks: fresh.status === 'PREVIEW' ? null : creationCallbacks(ctx, scope, prepared, fresh),
+    });
   } catch (error) {
     throw creationRefusal(error);
   }
   return transferView(fresh);
+}
+
+export interface SettledRequest {
+  scope: Scope;
+  prepared: PreparedTransfer;
+  /** The caller's transaction, which a withdrawal's chain send is queued in. */
+  tx?: Tx;
+}
+
+export type SettledTransfers = GroupedTransactions<SettledRequest, TransferView>;
+
+/**
+ * A transfer settled at creation (autoConfirm): the parties' standing read, then one statement
+ * writes its row, its callbacks and its ledger entry, the entry last so the balance rows stay
+ * locked the shortest time (which bounds transfers drawing on one hot balance). A withdrawal
+ * also queues its chain send first, in the caller's transaction. A book transfer's only write is
+ * that last statement, so grouped it needs no transaction: a refusal before it leaves nothing
+ * to undo.
+ */
+export async function createSettledTransfer(
+  ctx: TransfersDeps,
+  steps: TransactionSteps,
+  { scope, prepared, tx }: SettledRequest,
+): Promise<TransferView> {
+  const { source, dest } = prepared;
+  const refusal = await steps.run(partiesStanding, { partnerId: scope.partnerId, source, dest });
+  if (refusal !== undefined) throw refusal;
+  const row = newTransferRow(ctx, scope, prepared, newId('TF'));
+  if (dest.kind === 'chain') {
+    if (!tx) throw new Error('an autoConfirmed withdrawal is created in a transaction');
+    await queueChainSend(ctx, tx, row, dest);
+  }
+  const settled = { row, callbacks: creationCallbacks(ctx, scope, prepared, row) };
+  try {
+    await steps.run(insertSettled, { settled, entry: entryArguments(settlementEntry(prepared, row)) });
+  } catch (error) {
+    throw creationRefusal(error);
+  }
+  return transferView(row);
+}
+
+/** Statement size bound: a group of more waits for the next one. */
+const MAX_SETTLED_GROUP = 100;
+
+/**
+ * Settled book transfers of concurrent requests that bring no transaction (no Idempotency-Key),
+ * written together: per group one standing read and one insert of every row, entry and callback,
+ * each statement committing on its own, instead of two round trips and a commit each. Balance
+ * rows are locked in (owner, currency) order across the whole insert (ledger_post_entries), so
+ * groups and single transfers never deadlock; the ledger checks each entry in turn, so payments
+ * that only cancel out are refused as they would be one after the other.
+ */
+export function createSettledTransfers(db: Db, services: () => TransfersDeps): SettledTransfers {
+  return new GroupedTransactions(
+    db,
+    (steps, request: SettledRequest) => createSettledTransfer(services(), steps, request),
+    { maxGroup: MAX_SETTLED_GROUP, transactional: false },
+  );
 }
 
 /**

@@ -1,10 +1,13 @@
 import type { TransferCreatedArguments } from '../callbacks/service.ts';
 import {
+  combinedEntries,
   type EntriesArguments,
+  type EntryArguments,
   entriesParams,
   entriesValues,
   type HoldArguments,
 } from '../ledger/service.ts';
+import { batched } from '../platform/db/grouped-transactions.ts';
 import type { Queryable } from '../platform/db/pool.ts';
 import type { StatusHistoryEntry, StoredHistoryEntry } from './status-history.ts';
 
@@ -203,6 +206,22 @@ export async function insertSettledTransfers(
   }
   await q.query(INSERT_SETTLED, [...values, ...entriesValues(entries)]);
 }
+
+/** A settled transfer with its settlement entry (entryArguments), as the insert step takes it. */
+export interface SettledWrite {
+  settled: SettledTransfer;
+  entry: EntryArguments;
+}
+
+/** Settled transfers with their entries as a step of a transfer's write path: one statement. */
+export const insertSettled = batched('transfers.insertSettled', async (q, writes: SettledWrite[]) => {
+  await insertSettledTransfers(
+    q,
+    writes.map((write) => write.settled),
+    combinedEntries(writes.map((write) => write.entry)),
+  );
+  return writes.map(() => undefined);
+});
 
 /** Within the partner; `involving` (an SRN) narrows to transfers that party owns, sends or receives. */
 export async function findTransfer(

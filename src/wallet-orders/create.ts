@@ -3,14 +3,16 @@ import { type CheckedCard, checkCard } from '../cards/card-input.ts';
 import { cardErrors } from '../cards/errors.ts';
 import { cardFingerprint } from '../cards/fingerprint.ts';
 import type { AuthorizationStep, AuthorizeRequest } from '../cards/processor.ts';
-import { authorizeCard } from '../cards/service.ts';
+import { authorizedStep, cardAuthorization } from '../cards/service.ts';
 import type { Scope } from '../identity/types.ts';
 import { addressSpendKey, type BillingAddress, checkBillingAddress } from '../limits/billing-address.ts';
-import { type OrderSpend, recordSpend, tierOfUser } from '../limits/service.ts';
+import { type OrderSpend, recordSpends, tierOfUser } from '../limits/service.ts';
 import type { LimitTier } from '../limits/tables.ts';
 import { checkCurrencyForCountry, checkDest, checkReferrer } from '../orders/order-checks.ts';
-import { type ConsumedReservation, consumeReservation } from '../orders/service.ts';
-import { type Tx, withTransaction } from '../platform/db/pool.ts';
+import { type ConsumedReservation, useReservation } from '../orders/service.ts';
+
+import type { TransactionSteps } from '../platform/db/grouped-transactions.ts';
+import { ApiError } from '../platform/errors.ts';
 import { newId } from '../platform/ids.ts';
 import { Money, roundPayout } from '../platform/money.ts';
 import type { Quote } from '../pricing/quote.ts';
@@ -18,10 +20,9 @@ import { quote as priceQuote } from '../pricing/service.ts';
 import { authorizationStep } from './authorization.ts';
 import type { WalletOrdersDeps } from './deps.ts';
 import { walletOrderErrors } from './errors.ts';
-import { jobsOfNewOrders } from './jobs.ts';
 import { cardHoldArguments } from './ledger.ts';
 import type { WalletOrderRequest } from './request.ts';
-import { insertOrders, type NewOrder, type NewOrderWrite } from './store.ts';
+import { insertOrder, type NewOrder, type NewOrderWrite } from './store.ts';
 import { walletOrderView } from './view.ts';
 
 /** Everything checked before the order's transaction opens (no pooled connection held). */
@@ -37,6 +38,11 @@ export interface PreparedOrder {
   /** What the order's spend counts under (limits): billing address, card, owner user. */
   spendKeys: string[];
   /**
+   * Made once, before any attempt: the card processor's idempotency key, so an order run again
+   * (after its group rolled back, or once quoted) is the same order to the processor.
+   */
+  orderId: string;
+  /**
    * For a reservation that locked no rate: `amount` quoted at current prices, made outside any
    * transaction once a first attempt found the reservation unlocked (QuoteNeeded).
    */
@@ -45,7 +51,7 @@ export interface PreparedOrder {
 
 /**
  * The checks that need no reservation; the reservation itself is read by the order's transaction
- * as it uses it (consumeReservation), so a rate-locked order reads it once, not twice.
+ * as it uses it (storeWalletOrder), so a rate-locked order reads it once, not twice.
  */
 export async function prepareWalletOrder(
   ctx: WalletOrdersDeps,
@@ -61,7 +67,8 @@ export async function prepareWalletOrder(
   const fingerprint = cardFingerprint(ctx.config.masterKey, card.pan);
   const spendKeys = [addressSpendKey(address), `card:${fingerprint}`];
   if (ownerUserId) spendKeys.push(`user:${ownerUserId}`);
-  return { scope, request, card, address, tier, ownerUserId, fingerprint, spendKeys };
+  const orderId = newId('WO');
+  return { scope, request, card, address, tier, ownerUserId, fingerprint, spendKeys, orderId };
 }
 
 /**
@@ -194,7 +201,7 @@ function amountUsd(quote: Quote): Money {
  * An order between its checks and its insert: the reservation it uses, the quote it takes, and
  * what the limits, the card processor and the insert need of it.
  */
-export interface OrderDraft {
+interface OrderDraft {
   prepared: PreparedOrder;
   reservation: ConsumedReservation;
   quote: Quote;
@@ -206,9 +213,9 @@ export interface OrderDraft {
 
 /**
  * The order's quote from the reservation it uses (orderQuote: a locked one must match), a card
- * brand we take, a new order id and its USD amount. Throws what refuses the order.
+ * brand we take and its USD amount. Throws what refuses the order.
  */
-export function draftOrder(
+function draftOrder(
   ctx: WalletOrdersDeps,
   prepared: PreparedOrder,
   reservation: ConsumedReservation,
@@ -220,14 +227,14 @@ export function draftOrder(
     prepared,
     reservation,
     quote,
-    orderId: newId('WO'),
+    orderId: prepared.orderId,
     brand: bin.brand,
     amountUsd: amountUsd(quote),
     nowMs: ctx.clock.nowMs(),
   };
 }
 
-export function spendOf({ prepared, orderId, amountUsd }: OrderDraft): OrderSpend {
+function spendOf({ prepared, orderId, amountUsd }: OrderDraft): OrderSpend {
   const { scope, address, tier, spendKeys } = prepared;
   return {
     orderId,
@@ -237,7 +244,7 @@ export function spendOf({ prepared, orderId, amountUsd }: OrderDraft): OrderSpen
   };
 }
 
-export function cardAuthorizationOf({ prepared, orderId, quote, nowMs }: OrderDraft): AuthorizeRequest {
+function cardAuthorizationOf({ prepared, orderId, quote, nowMs }: OrderDraft): AuthorizeRequest {
   return {
     orderId,
     card: prepared.card,
@@ -254,7 +261,7 @@ export function cardAuthorizationOf({ prepared, orderId, quote, nowMs }: OrderDr
  * issuer asked for (or the partner, trigger3ds), if any; an order without one is cleared, and
  * insertOrders queues the processing job of the orders it clears together.
  */
-export function orderWrite(ctx: WalletOrdersDeps, draft: OrderDraft, step: AuthorizationStep): NewOrderWrite {
+function orderWrite(ctx: WalletOrdersDeps, draft: OrderDraft, step: AuthorizationStep): NewOrderWrite {
   const { prepared, reservation, quote, orderId, nowMs } = draft;
   const { scope, request, card, address } = prepared;
   const needed = request.trigger3ds ? '3DS' : step;
@@ -296,30 +303,30 @@ export function orderWrite(ctx: WalletOrdersDeps, draft: OrderDraft, step: Autho
 }
 
 /**
- * In the order's transaction: use the reservation (once) and take its quote (draftOrder), check
- * and record the limits spend, authorise the card, then insert the order with its ledger hold and
- * either its processing job or the authorization step the issuer asked for. Any refusal rolls
- * all of it back: the reservation stays usable, no spend counts, no hold is left. Run it through
- * placeWalletOrder, which quotes an unlocked reservation. (Orders without an Idempotency-Key are
- * placed together instead: order-groups.ts, the same steps for many orders at once.)
+ * The card order's one write path, as if alone: in its transaction, use the reservation (once)
+ * and take its quote (draftOrder), check and record the limits spend, authorise the card, then
+ * insert the order with its ledger hold and either its processing job or the authorization step
+ * the issuer asked for. Any refusal rolls all of it back: the reservation stays usable, no spend
+ * counts, no hold is left. Run it through placeWalletOrder, which quotes an unlocked reservation.
+ * Each step is a batched one, so orders placed together (order-groups.ts) run this same code, a
+ * statement per step for the whole group.
  *
  * The ledger hold is placed last, inside the order's own insert (one statement that also writes
  * the step and the job and answers the row, no re-read): it moves a stripe of the
  * `external:card` balance (migration 014), whose lock is held from there to COMMIT.
  */
-export async function storeWalletOrder(ctx: WalletOrdersDeps, tx: Tx, prepared: PreparedOrder) {
-  const reservation = await consumeReservation(ctx, tx, prepared.scope, prepared.request.reservationId);
+export async function storeWalletOrder(
+  ctx: WalletOrdersDeps,
+  steps: TransactionSteps,
+  prepared: PreparedOrder,
+) {
+  const { scope, request } = prepared;
+  const reservation = await steps.run(useReservation, { ctx, scope, id: request.reservationId });
+  if (reservation instanceof ApiError) throw reservation;
   const draft = draftOrder(ctx, prepared, reservation);
-  await recordSpend(ctx, tx, spendOf(draft));
-  const step = await authorizeCard(ctx, tx, cardAuthorizationOf(draft));
-  const writes = [orderWrite(ctx, draft, step)];
-  const [row] = await insertOrders(tx, writes, jobsOfNewOrders(writes), draft.nowMs);
-  return walletOrderView(row!);
-}
-
-/** One order in its own transaction (the hosted page's and Idempotency-Key-less path's fallback). */
-export function placeWalletOrderAlone(ctx: WalletOrdersDeps, prepared: PreparedOrder) {
-  return placeWalletOrder(ctx, prepared, (attempt) =>
-    withTransaction(ctx.db, (tx) => storeWalletOrder(ctx, tx, attempt)),
-  );
+  const overLimit = await steps.run(recordSpends, { ctx, spend: spendOf(draft) });
+  if (overLimit !== undefined) throw overLimit;
+  const answer = await steps.run(cardAuthorization, { ctx, request: cardAuthorizationOf(draft) });
+  const write = orderWrite(ctx, draft, authorizedStep(answer, steps.grouped));
+  return walletOrderView(await steps.run(insertOrder, { write, nowMs: draft.nowMs }));
 }

@@ -1,5 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { idempotencyScope, scopeOf } from '../identity/access.ts';
+
+import { TransactionSteps } from '../platform/db/grouped-transactions.ts';
 import { hasIdempotencyKey, runIdempotent, sendIdempotent } from '../platform/http/idempotency.ts';
 import { errorResponses, PARTNER_SECURITY, withExample } from '../platform/http/openapi.ts';
 import { placeWalletOrder, prepareWalletOrder, storeWalletOrder } from './create.ts';
@@ -13,7 +15,6 @@ import {
   runningOrderAnswer,
   webhookRequest,
 } from './examples.ts';
-import { closeOrderGroups, placeWalletOrderTogether } from './order-groups.ts';
 import {
   AuthorizationAnswer,
   AuthorizeAnswer,
@@ -30,7 +31,7 @@ import { registerWebhook } from './webhooks.ts';
 const tags = ['Wallet orders'];
 
 export const walletOrderRoutes: FastifyPluginAsync<{ ctx: WalletOrdersDeps }> = async (app, { ctx }) => {
-  app.addHook('onClose', () => closeOrderGroups(ctx));
+  app.addHook('onClose', () => ctx.orderPlacement.close());
   app.post<{ Body: ProcessBody }>(
     '/v3/debitcard/process/partner',
     {
@@ -52,9 +53,11 @@ export const walletOrderRoutes: FastifyPluginAsync<{ ctx: WalletOrdersDeps }> = 
       const order = parseProcessBody(request.body, ctx.clock.nowMs());
       const prepared = await prepareWalletOrder(ctx, scope, order);
       // A keyed request's answer is stored in its own transaction; the others go together.
-      if (!hasIdempotencyKey(request)) return placeWalletOrderTogether(ctx, prepared);
+      if (!hasIdempotencyKey(request)) return ctx.orderPlacement.place(prepared);
       const outcome = await placeWalletOrder(ctx, prepared, (attempt) =>
-        runIdempotent(ctx, request, idempotencyScope(scope), (tx) => storeWalletOrder(ctx, tx, attempt)),
+        runIdempotent(ctx, request, idempotencyScope(scope), (tx) =>
+          storeWalletOrder(ctx, TransactionSteps.alone(tx), attempt),
+        ),
       );
       return sendIdempotent(reply, outcome);
     },

@@ -9,7 +9,6 @@ import { expireAuthorization, submitCodes } from './authorization.ts';
 import { type PreparedOrder, prepareWalletOrder } from './create.ts';
 import type { WalletOrdersDeps } from './deps.ts';
 import { walletOrderErrors } from './errors.ts';
-import { placeWalletOrderTogether } from './order-groups.ts';
 import type { WalletOrderRequest } from './request.ts';
 import { findAuthorization, findOrder, type OrderRow } from './store.ts';
 import { walletOrderView } from './view.ts';
@@ -70,7 +69,7 @@ export async function createWalletOrder(
   options: CallerOptions = {},
 ): Promise<WalletOrderView> {
   const scope = options.scope ?? (await scopeForAccount(ctx, partnerAccountId));
-  return placeWalletOrderTogether(ctx, await prepareWalletOrder(ctx, scope, request));
+  return ctx.orderPlacement.place(await prepareWalletOrder(ctx, scope, request));
 }
 
 /**
@@ -87,7 +86,7 @@ export async function prepareHostedOrder(
 }
 
 export function placePreparedOrder(ctx: WalletOrdersDeps, prepared: PreparedOrder): Promise<WalletOrderView> {
-  return placeWalletOrderTogether(ctx, prepared);
+  return ctx.orderPlacement.place(prepared);
 }
 
 async function visibleOrder(

@@ -18,7 +18,7 @@ import {
 
 /**
  * Book transfers with autoConfirm created at the same moment, without an Idempotency-Key, are
- * written together (transfers/settled-batches.ts). Called here through the service, all in one
+ * written together (createSettledTransfers in transfers/service.ts). Called here through the service, all in one
  * turn of the event loop, so that they are one group for certain.
  */
 let f: TransfersFixture;

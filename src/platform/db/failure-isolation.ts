@@ -23,8 +23,8 @@ export interface WorkForSeveral<Item, Output> {
  * outcome: only the item at fault gets an error, the others succeed as they would have alone.
  * When the failure leaves the outcome unknown (the connection was lost before the answer), nothing
  * is tried again, since that could do twice what was done once: every item gets the error, as a
- * lone item would. Every mechanism that groups work (GroupedCalls, GroupedWriter, the card order
- * groups, a job's items) isolates failures here, by this one rule.
+ * lone item would. Every mechanism that groups work (GroupedCalls, GroupedWriter,
+ * GroupedTransactions, a job's items) isolates failures here, by this one rule.
  */
 export async function isolateFailures<Item, Output>(
   items: Item[],

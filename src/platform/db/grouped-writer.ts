@@ -161,19 +161,3 @@ export class GroupedWriter<Row> {
     return this.calls.call(row);
   }
 }
-
-/**
- * One instance per app context, made on first use: a batcher runs its statements on its context's
- * pool, and tests run several apps (several contexts) in one process.
- */
-export function perContext<Context extends object, T>(make: (ctx: Context) => T): (ctx: Context) => T {
-  const made = new WeakMap<Context, T>();
-  return (ctx) => {
-    let instance = made.get(ctx);
-    if (instance === undefined) {
-      instance = make(ctx);
-      made.set(ctx, instance);
-    }
-    return instance;
-  };
-}
