@@ -12,9 +12,9 @@ import { type Db, type Queryable, withTransaction } from './pool.ts';
  * until every member still running is waiting on a step or done, and then each step waited on
  * runs once, as one statement for all its inputs (`batched`), in the order the steps were first
  * waited on; then every waiting call gets its own output, and the members go on to their next
- * step. N requests' rows in one statement cost far less than N statements (on this machine a
- * round trip costs both processes more CPU than most statements' work: bench/FINDINGS.md), and
- * a command keeps one write path, whether grouped or not.
+ * step. N requests' rows in one statement cost far less than N statements (a round trip costs
+ * both processes more CPU than most statements' work), and a command keeps one write path,
+ * whether grouped or not.
  *
  * Groups are formed by GroupedCalls (its maxGroup, inFlight and keysOf: no two members that
  * share a key are ever in one group or in groups running at once). A transactional group runs
