@@ -3,7 +3,7 @@ import { getAccount } from '../identity/accounts-service.ts';
 import type { Scope } from '../identity/types.ts';
 import { ApiError } from '../platform/errors.ts';
 import { isId } from '../platform/ids.ts';
-import type { OrdersDeps } from './deps.ts';
+import type { OrderRulesDeps } from './deps.ts';
 import { orderErrors } from './errors.ts';
 import { BILLING_COUNTRIES, LOCAL_CURRENCY_COUNTRIES } from './supported.ts';
 
@@ -28,7 +28,7 @@ export function checkCurrencyForCountry(sourceCurrency: string, country: string 
  * The acting account itself or (unmasqueraded) one of its sub-accounts: the same visibility as
  * GET /v3/accounts/{id}. The acting account needs no query; anything else is one PK lookup.
  */
-export async function isOwnAccount(ctx: OrdersDeps, scope: Scope, accountId: string): Promise<boolean> {
+export async function isOwnAccount(ctx: OrderRulesDeps, scope: Scope, accountId: string): Promise<boolean> {
   if (accountId === scope.accountId) return true;
   if (!isId(accountId, 'AC')) return false;
   try {
@@ -41,7 +41,7 @@ export async function isOwnAccount(ctx: OrdersDeps, scope: Scope, accountId: str
 }
 
 export async function checkReferrer(
-  ctx: OrdersDeps,
+  ctx: OrderRulesDeps,
   scope: Scope,
   accountId: string,
   field = 'referrerAccountId',
@@ -56,7 +56,7 @@ export async function checkReferrer(
  * partner's account reads as unknown, so ids of other partners cannot be probed.
  */
 export async function checkDest(
-  ctx: OrdersDeps,
+  ctx: OrderRulesDeps,
   scope: Scope,
   dest: string,
   destCurrency: string | undefined,

@@ -4,7 +4,7 @@ import { type Money, parsePositiveAmount } from '../platform/money.ts';
 import type { FeeSchedule } from '../pricing/fees.ts';
 import type { QuoteInput } from '../pricing/quote.ts';
 import { assertSellableBy } from '../pricing/service.ts';
-import type { OrdersDeps } from './deps.ts';
+import type { OrderRulesDeps } from './deps.ts';
 import { orderErrors } from './errors.ts';
 import { checkCountry, checkCurrencyForCountry, checkDest, checkReferrer } from './order-checks.ts';
 import type { ReserveBody } from './schemas.ts';
@@ -52,7 +52,7 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
  * is checked against `schedule`, the one the quote will use.
  */
 export async function readReserveRequest(
-  ctx: OrdersDeps,
+  ctx: OrderRulesDeps,
   scope: Scope,
   body: ReserveBody,
   schedule: FeeSchedule,

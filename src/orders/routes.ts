@@ -2,7 +2,6 @@ import type { FastifyPluginAsync } from 'fastify';
 import { idempotencyScope, scopeOf } from '../identity/access.ts';
 import { hasIdempotencyKey, runIdempotent, sendIdempotent } from '../platform/http/idempotency.ts';
 import { errorResponses, PARTNER_SECURITY, withExample } from '../platform/http/openapi.ts';
-import type { OrdersDeps } from './deps.ts';
 import {
   partnerQuoteRequest,
   quoteAnswer,
@@ -18,7 +17,7 @@ import {
   ReserveAnswer,
   ReserveBody,
 } from './schemas.ts';
-import { getReservation, partnerQuote, reserve, storeReservation } from './service.ts';
+import { getReservation, type OrdersDeps, partnerQuote, reserve, storeReservation } from './service.ts';
 
 const tags = ['Orders'];
 

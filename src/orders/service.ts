@@ -15,7 +15,7 @@ import {
   pricingSettings,
   quote,
 } from '../pricing/service.ts';
-import type { OrdersDeps, ReservationInserts } from './deps.ts';
+import type { OrderRulesDeps } from './deps.ts';
 import { orderErrors } from './errors.ts';
 import { checkCountry, checkCurrencyForCountry, checkDest, checkReferrer } from './order-checks.ts';
 import { readReserveRequest, type StoredRequest } from './reservation-request.ts';
@@ -86,6 +86,17 @@ async function prepareReservation(
     ? computeQuote(request.lock, await pricesWith(ctx, settings), settings.schedule)
     : undefined;
   return { request: request.stored, priced, pricingGeneration: settings.generation };
+}
+
+/** Concurrent requests' reservations, stored by one statement per group (groupedReservationInserts). */
+export type ReservationInserts = GroupedCalls<
+  NewReservation,
+  Awaited<ReturnType<typeof insertReservations>>[number]
+>;
+
+/** What the reservation functions are given: the rules' deps and the grouping of reservations. */
+export interface OrdersDeps extends OrderRulesDeps {
+  reservationInserts: ReservationInserts;
 }
 
 /**

@@ -3,7 +3,7 @@ import { chainsForCurrency } from '../chains/addresses.ts';
 import type { Scope } from '../identity/types.ts';
 import { type HoldArguments, holdArguments, ledgerRefusal, type NewEntry } from '../ledger/service.ts';
 import { Money } from '../platform/money.ts';
-import type { TransfersDeps } from './deps.ts';
+import type { TransferRulesDeps } from './deps.ts';
 import { transferErrors } from './errors.ts';
 import { ledgerOwner, type Party } from './parties.ts';
 import { settlementPostings } from './postings.ts';
@@ -36,7 +36,7 @@ export function confirmedHistory(dest: Party, atMs: number): StoredHistoryEntry[
 }
 
 export function newTransferRow(
-  ctx: TransfersDeps,
+  ctx: TransferRulesDeps,
   scope: Scope,
   p: PreparedTransfer,
   id: string,
@@ -82,7 +82,7 @@ export function newTransferRow(
 
 /** Every real (non-preview) transfer's callbacks: subscriptions to it, its account, owner or parties. */
 export function creationCallbacks(
-  ctx: TransfersDeps,
+  ctx: TransferRulesDeps,
   scope: Scope,
   p: PreparedTransfer,
   fresh: NewTransfer,

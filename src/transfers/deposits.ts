@@ -4,7 +4,7 @@ import { auditOperatorChange, type OperatorAct } from '../operator/audit.ts';
 import type { Tx } from '../platform/db/pool.ts';
 import { parsePositiveAmount } from '../platform/money.ts';
 import { findDepositAddressOwner } from '../users/deposit-addresses.ts';
-import type { TransfersDeps } from './deps.ts';
+import type { TransferRulesDeps } from './deps.ts';
 import { transferErrors } from './errors.ts';
 import type { DepositBody } from './schemas.ts';
 
@@ -33,7 +33,7 @@ async function depositTarget(tx: Tx, dest: string) {
  * to a deposit address. The owner is credited from external:chain:<chain> in one entry; any
  * currency that chain carries is accepted (USDC to an ethereum address). Audited with the change.
  */
-export async function simulateDeposit(ctx: TransfersDeps, tx: Tx, act: OperatorAct, body: DepositBody) {
+export async function simulateDeposit(ctx: TransferRulesDeps, tx: Tx, act: OperatorAct, body: DepositBody) {
   if (!Object.values(ctx.chains.backends).some((backend) => backend?.simulatesDeposits))
     throw transferErrors.sandboxOnly();
   const amount = parsePositiveAmount(body.amount, 'amount', body.currency);

@@ -4,7 +4,7 @@ import { type Db, type Tx, withTransaction } from '../platform/db/pool.ts';
 import { enqueueJob } from '../platform/jobs/queue.ts';
 import type { JobRunner } from '../platform/jobs/runner.ts';
 import { transferPostings } from './creation.ts';
-import type { TransfersDeps } from './deps.ts';
+import type { TransferRulesDeps } from './deps.ts';
 import { reversalPostings } from './postings.ts';
 import { partiesOf } from './service.ts';
 import { historyEntry } from './status-history.ts';
@@ -24,7 +24,7 @@ const SWEEP_MAX = 500;
  * Expires every UNCONFIRMED transfer past `expiresAt` by ctx.clock, one transaction each (one
  * transaction voiding several holds would lock balances out of sorted order). Returns how many.
  */
-export async function expireDueTransfers(ctx: TransfersDeps): Promise<number> {
+export async function expireDueTransfers(ctx: TransferRulesDeps): Promise<number> {
   let expired = 0;
   while (expired < SWEEP_MAX) {
     const done = await withTransaction(ctx.db, async (tx) => {
@@ -52,7 +52,11 @@ export async function expireDueTransfers(ctx: TransfersDeps): Promise<number> {
  * settlement entry, returning everything, fees included, to the source.
  */
 /** A withdrawal's send settled: COMPLETED, or FAILED with the amount returned to its source. */
-export async function onTransferOutcome(ctx: TransfersDeps, tx: Tx, outcome: ChainOutcome): Promise<void> {
+export async function onTransferOutcome(
+  ctx: TransferRulesDeps,
+  tx: Tx,
+  outcome: ChainOutcome,
+): Promise<void> {
   const row = await lockTransferById(tx, outcome.reference.slice('transfer:'.length));
   if (row?.status !== 'PENDING') return;
   const at = ctx.clock.now();
@@ -90,7 +94,7 @@ function scheduleSweep(db: Db, runAtMs?: number) {
 }
 
 /** Wires the transfers module's background work into a job runner (serve and worker alike). */
-export async function registerTransferJobs(runner: JobRunner, ctx: TransfersDeps): Promise<void> {
+export async function registerTransferJobs(runner: JobRunner, ctx: TransferRulesDeps): Promise<void> {
   runner.register(EXPIRY_SWEEP_JOB, async () => {
     try {
       await expireDueTransfers(ctx);

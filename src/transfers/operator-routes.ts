@@ -3,11 +3,14 @@ import { operatorAction } from '../operator/auth.ts';
 import { runIdempotent, sendIdempotent } from '../platform/http/idempotency.ts';
 import { errorResponses, OPERATOR_SECURITY, withExample } from '../platform/http/openapi.ts';
 import { simulateDeposit } from './deposits.ts';
-import type { TransfersDeps } from './deps.ts';
+import type { TransferRulesDeps } from './deps.ts';
 import { depositAnswer, depositRequest } from './examples.ts';
 import { DepositAnswer, DepositBody } from './schemas.ts';
 
-export const transfersOperatorRoutes: FastifyPluginAsync<{ ctx: TransfersDeps }> = async (app, { ctx }) => {
+export const transfersOperatorRoutes: FastifyPluginAsync<{ ctx: TransferRulesDeps }> = async (
+  app,
+  { ctx },
+) => {
   app.post<{ Body: DepositBody }>(
     '/operator/v1/sandbox/deposits',
     {

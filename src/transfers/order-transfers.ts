@@ -3,7 +3,7 @@ import type { Tx } from '../platform/db/pool.ts';
 import { newId } from '../platform/ids.ts';
 import { Money } from '../platform/money.ts';
 import { quoteLockMs } from './creation.ts';
-import type { TransfersDeps } from './deps.ts';
+import type { TransferRulesDeps } from './deps.ts';
 import { historyEntry } from './status-history.ts';
 import {
   insertSettledTransfers,
@@ -90,7 +90,7 @@ function orderTransferRow(delivery: OrderDelivery, id: string, nowMs: number): N
  * have none). Answers the transfer id the order carries as `transferId`.
  */
 export async function recordOrderTransfer(
-  ctx: TransfersDeps,
+  ctx: TransferRulesDeps,
   tx: Tx,
   delivery: OrderDelivery,
 ): Promise<string> {
@@ -102,7 +102,7 @@ export async function recordOrderTransfer(
 
 /** recordOrderTransfer for orders made PROCESSING together: one statement; ids in order. */
 export async function recordOrderTransfers(
-  ctx: TransfersDeps,
+  ctx: TransferRulesDeps,
   tx: Tx,
   deliveries: readonly OrderDelivery[],
 ): Promise<string[]> {
@@ -130,7 +130,7 @@ function orderTransferParties(row: NewTransfer) {
  * for an address (a custody account has none). Safe to repeat.
  */
 export function completeOrderTransfer(
-  ctx: TransfersDeps,
+  ctx: TransferRulesDeps,
   tx: Tx,
   transferId: string | null,
   blockchainTx: Record<string, unknown> | null,
@@ -145,7 +145,7 @@ export function completeOrderTransfer(
  * its transfer, so no lock is taken on the transfers first.
  */
 export async function completeOrderTransfers(
-  ctx: TransfersDeps,
+  ctx: TransferRulesDeps,
   tx: Tx,
   deliveries: readonly { transferId: string | null; blockchainTx: Record<string, unknown> | null }[],
 ): Promise<void> {
@@ -170,7 +170,7 @@ export async function completeOrderTransfers(
  * lock as completeOrderTransfers: FAILED with the reason, only while still PENDING. Safe to repeat.
  */
 export async function failOrderTransfer(
-  ctx: TransfersDeps,
+  ctx: TransferRulesDeps,
   tx: Tx,
   transferId: string | null,
   failureReason: string,

@@ -6,7 +6,7 @@ import { batched } from '../platform/db/grouped-transactions.ts';
 import type { Queryable } from '../platform/db/pool.ts';
 import { isId } from '../platform/ids.ts';
 import { type TransferStanding, transferStandings } from '../users/transfer-standing.ts';
-import type { TransfersDeps } from './deps.ts';
+import type { TransferRulesDeps } from './deps.ts';
 import { transferErrors } from './errors.ts';
 
 /** A transfer's source or dest, read from its SRN (API.md: a bare `AC_…` is an account). */
@@ -52,7 +52,7 @@ export function maySettleFor(scope: Scope, source: string): boolean {
 
 /** Refusals that need no database: run before any quote or transaction. */
 export function checkPartiesStatically(
-  ctx: TransfersDeps,
+  ctx: TransferRulesDeps,
   scope: Scope,
   source: Party,
   dest: Party,

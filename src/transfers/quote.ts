@@ -4,7 +4,7 @@ import type { FeeRule, FeeSchedule } from '../pricing/fees.ts';
 import type { PriceSnapshot } from '../pricing/prices.ts';
 import { computeQuote } from '../pricing/quote.ts';
 import { currentFeeSchedule, currentPrices } from '../pricing/service.ts';
-import type { TransfersDeps } from './deps.ts';
+import type { TransferRulesDeps } from './deps.ts';
 
 /**
  * A transfer's amounts, from pricing's one quote function (API.md decision 2). Fees: the rule
@@ -60,7 +60,10 @@ function unitSnapshot(currency: string): PriceSnapshot {
   return { usdPrices: new Map([[currency, new Money(1)]]), asOfMs: 0, source: 'reference' };
 }
 
-export async function quoteTransfer(ctx: TransfersDeps, input: TransferQuoteInput): Promise<TransferQuote> {
+export async function quoteTransfer(
+  ctx: TransferRulesDeps,
+  input: TransferQuoteInput,
+): Promise<TransferQuote> {
   const { sourceCurrency: src, destCurrency: dest } = input;
   const exchange = src !== dest;
   const method = exchange ? EXCHANGE_METHOD : SAME_CURRENCY_METHOD;

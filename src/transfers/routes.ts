@@ -2,7 +2,6 @@ import type { FastifyPluginAsync } from 'fastify';
 import { idempotencyScope, scopeOf } from '../identity/access.ts';
 import { hasIdempotencyKey, runIdempotent, sendIdempotent } from '../platform/http/idempotency.ts';
 import { errorResponses, PARTNER_SECURITY, withExample } from '../platform/http/openapi.ts';
-import type { TransfersDeps } from './deps.ts';
 import {
   completedTransferAnswer,
   createTransferRequest,
@@ -18,7 +17,14 @@ import {
   TransferListQuery,
   TransferParams,
 } from './schemas.ts';
-import { confirmTransfer, createTransfer, getTransfer, listTransfers, sendsOnChain } from './service.ts';
+import {
+  confirmTransfer,
+  createTransfer,
+  getTransfer,
+  listTransfers,
+  sendsOnChain,
+  type TransfersDeps,
+} from './service.ts';
 import { prepareTransfer } from './transfer-request.ts';
 
 const tags = ['Transfers'];

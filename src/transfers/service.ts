@@ -17,7 +17,7 @@ import {
   TRANSFER_ENTRY_KIND,
   transferPostings,
 } from './creation.ts';
-import type { TransfersDeps } from './deps.ts';
+import type { TransferRulesDeps } from './deps.ts';
 import { transferErrors } from './errors.ts';
 import { checkPartiesStanding, maySettleFor, type Party, parseParty, partiesStanding } from './parties.ts';
 import type { TransferListQuery } from './schemas.ts';
@@ -103,6 +103,11 @@ export interface SettledRequest {
 }
 
 export type SettledTransfers = GroupedTransactions<SettledRequest, TransferView>;
+
+/** What transfer creation is given: the rules' deps and the grouping of settled transfers. */
+export interface TransfersDeps extends TransferRulesDeps {
+  settledTransfers: SettledTransfers;
+}
 
 /**
  * A transfer settled at creation (autoConfirm): the parties' standing read, then one statement

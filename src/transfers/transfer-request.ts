@@ -1,7 +1,7 @@
 import { assertNotifyUrlAllowed } from '../callbacks/service.ts';
 import type { Scope } from '../identity/types.ts';
 import { isKnownCurrency, parsePositiveAmount } from '../platform/money.ts';
-import type { TransfersDeps } from './deps.ts';
+import type { TransferRulesDeps } from './deps.ts';
 import { transferErrors } from './errors.ts';
 import { actingParty, checkPartiesStatically, type Party, parseParty } from './parties.ts';
 import { quoteTransfer, type TransferQuote } from './quote.ts';
@@ -41,7 +41,7 @@ function fixedAmount(body: CreateTransferBody, sourceCurrency: string, destCurre
 }
 
 export async function prepareTransfer(
-  ctx: TransfersDeps,
+  ctx: TransferRulesDeps,
   scope: Scope,
   body: CreateTransferBody,
 ): Promise<PreparedTransfer> {

@@ -1,8 +1,9 @@
 import type { ChainsDeps } from '../chains/port.ts';
+import type { GroupedCalls } from '../platform/db/grouped-writer.ts';
 import type { BankAccountVerifier } from './bank-verifier.ts';
 import type { DocumentStorage } from './documents-store.ts';
 import type { IdentityCheck } from './identity-check.ts';
-import type { UserSnapshots } from './users-service.ts';
+import type { UserLookup, UserSnapshot } from './users-store.ts';
 
 /**
  * What the users functions are given besides the base context, chosen by the composition root:
@@ -16,3 +17,6 @@ export interface UsersDeps extends ChainsDeps {
   documents: DocumentStorage;
   userSnapshots: UserSnapshots;
 }
+
+/** GET /v3/users/{id} of concurrent requests, read by one statement per group (groupedUserSnapshots). */
+export type UserSnapshots = GroupedCalls<UserLookup, UserSnapshot | undefined>;

@@ -4,7 +4,7 @@ import type { Db, Tx } from '../platform/db/pool.ts';
 import { newId } from '../platform/ids.ts';
 import { actingUser, checkUserAccess, requireUsersApi } from './access.ts';
 import { assignDepositAddresses } from './deposit-addresses.ts';
-import type { UsersDeps } from './deps.ts';
+import type { UserSnapshots, UsersDeps } from './deps.ts';
 import { userErrors } from './errors.ts';
 import { type StoredField, validateFieldValue } from './fields.ts';
 import { isScopeName, lockedFields, type ScopeName } from './scope-rules.ts';
@@ -80,8 +80,6 @@ function applyFields(
 export function groupedUserSnapshots(db: Db): UserSnapshots {
   return new GroupedCalls((lookups: UserLookup[]) => findUserSnapshots(db, lookups));
 }
-
-export type UserSnapshots = GroupedCalls<UserLookup, UserSnapshot | undefined>;
 
 type SnapshotReader = (lookup: UserLookup) => Promise<UserSnapshot | undefined>;
 

@@ -1,5 +1,5 @@
 import { type CardBrand, lookupBin } from '../cards/bins.ts';
-import { type CheckedCard, checkCard } from '../cards/card-input.ts';
+import { checkCard } from '../cards/card-input.ts';
 import { cardErrors } from '../cards/errors.ts';
 import { cardFingerprint } from '../cards/fingerprint.ts';
 import type { AuthorizationStep, AuthorizeRequest } from '../cards/processor.ts';
@@ -7,11 +7,10 @@ import { authorizedStep, cardAuthorization } from '../cards/service.ts';
 import type { Scope } from '../identity/types.ts';
 import { addressSpendKey, type BillingAddress, checkBillingAddress } from '../limits/billing-address.ts';
 import { type OrderSpend, recordSpends, tierOfUser } from '../limits/service.ts';
-import type { LimitTier } from '../limits/tables.ts';
 import { checkCurrencyForCountry, checkDest, checkReferrer } from '../orders/order-checks.ts';
 import { type ConsumedReservation, useReservation } from '../orders/service.ts';
 
-import type { TransactionSteps } from '../platform/db/grouped-transactions.ts';
+import { batched, type TransactionSteps } from '../platform/db/grouped-transactions.ts';
 import { ApiError } from '../platform/errors.ts';
 import { newId } from '../platform/ids.ts';
 import { Money, roundPayout } from '../platform/money.ts';
@@ -20,34 +19,13 @@ import { quote as priceQuote } from '../pricing/service.ts';
 import { authorizationStep } from './authorization.ts';
 import type { WalletOrdersDeps } from './deps.ts';
 import { walletOrderErrors } from './errors.ts';
+import { jobsOfNewOrders } from './jobs.ts';
 import { cardHoldArguments } from './ledger.ts';
-import type { WalletOrderRequest } from './request.ts';
-import { insertOrder, type NewOrder, type NewOrderWrite } from './store.ts';
+import type { PreparedOrder, WalletOrderRequest } from './request.ts';
+import { insertOrders, type NewOrder, type NewOrderWrite } from './store.ts';
 import { walletOrderView } from './view.ts';
 
-/** Everything checked before the order's transaction opens (no pooled connection held). */
-export interface PreparedOrder {
-  scope: Scope;
-  request: WalletOrderRequest;
-  card: CheckedCard;
-  address: BillingAddress;
-  tier: LimitTier;
-  ownerUserId: string | undefined;
-  /** The card's keyed fingerprint (never the number): a spend key, and stored with the order. */
-  fingerprint: string;
-  /** What the order's spend counts under (limits): billing address, card, owner user. */
-  spendKeys: string[];
-  /**
-   * Made once, before any attempt: the card processor's idempotency key, so an order run again
-   * (after its group rolled back, or once quoted) is the same order to the processor.
-   */
-  orderId: string;
-  /**
-   * For a reservation that locked no rate: `amount` quoted at current prices, made outside any
-   * transaction once a first attempt found the reservation unlocked (QuoteNeeded).
-   */
-  unlockedQuote?: Quote;
-}
+export type { PreparedOrder } from './request.ts';
 
 /**
  * The checks that need no reservation; the reservation itself is read by the order's transaction
@@ -301,6 +279,21 @@ function orderWrite(ctx: WalletOrdersDeps, draft: OrderDraft, step: Authorizatio
   const hold = cardHoldArguments(orderId, quote.sourceCurrency, quote.sourceAmount, nowMs);
   return authorization ? { order, hold, step: authorization } : { order, hold };
 }
+
+/** A new order's write and its creation time, as the insert step takes it. */
+interface OrderInsert {
+  write: NewOrderWrite;
+  nowMs: number;
+}
+
+/**
+ * insertOrders as the last step of a card order's write path: the orders inserted together
+ * share their processing job (jobsOfNewOrders) and the first one's creation time.
+ */
+const insertOrder = batched('walletOrders.insert', (q, inserts: OrderInsert[]) => {
+  const writes = inserts.map(({ write }) => write);
+  return insertOrders(q, writes, jobsOfNewOrders(writes), inserts[0]!.nowMs);
+});
 
 /**
  * The card order's one write path, as if alone: in its transaction, use the reservation (once)

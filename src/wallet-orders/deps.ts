@@ -1,9 +1,10 @@
 import type { CardsDeps } from '../cards/processor.ts';
 import type { LimitsDeps } from '../limits/service.ts';
-import type { OrdersDeps } from '../orders/deps.ts';
-import type { TransfersDeps } from '../transfers/deps.ts';
+import type { OrdersDeps } from '../orders/service.ts';
+import type { TransfersDeps } from '../transfers/service.ts';
 import type { CodeSender } from './code-sender.ts';
-import type { OrderPlacement } from './order-groups.ts';
+import type { PreparedOrder } from './request.ts';
+import type { WalletOrderBody } from './view.ts';
 
 /**
  * What the card order functions are given besides the base context: the card processor, the
@@ -14,4 +15,12 @@ export interface WalletOrdersDeps extends CardsDeps, OrdersDeps, LimitsDeps, Tra
   codeSender: CodeSender;
   /** Card orders placed without an Idempotency-Key, grouped with concurrent ones (order-groups.ts). */
   orderPlacement: OrderPlacement;
+}
+
+/** Card orders placed together with the ones other requests place at the same moment (order-groups.ts). */
+export interface OrderPlacement {
+  /** Answers the order's WalletOrder, or throws what refused it. */
+  place(prepared: PreparedOrder): Promise<WalletOrderBody>;
+  /** Gives back the connections of the transactions begun ahead for the next groups. */
+  close(): Promise<void>;
 }

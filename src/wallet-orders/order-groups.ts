@@ -1,8 +1,7 @@
 import { GroupedTransactions } from '../platform/db/grouped-transactions.ts';
 import type { Db } from '../platform/db/pool.ts';
 import { type PreparedOrder, placeWalletOrder, storeWalletOrder } from './create.ts';
-import type { WalletOrdersDeps } from './deps.ts';
-import type { WalletOrderBody } from './view.ts';
+import type { OrderPlacement, WalletOrdersDeps } from './deps.ts';
 
 /**
  * Card orders placed together: the orders that concurrent requests (without an Idempotency-Key)
@@ -31,13 +30,6 @@ const GROUPS_IN_FLIGHT = 2;
 /** What an order locks besides the external:card stripe: its reservation and its spend keys. */
 function keysOf(prepared: PreparedOrder): string[] {
   return [`reservation:${prepared.request.reservationId}`, ...prepared.spendKeys];
-}
-
-export interface OrderPlacement {
-  /** Answers the order's WalletOrder, or throws what refused it. */
-  place(prepared: PreparedOrder): Promise<WalletOrderBody>;
-  /** Gives back the connections of the transactions begun ahead for the next groups. */
-  close(): Promise<void>;
 }
 
 /** Card orders (prepareWalletOrder) placed together with those of concurrent requests. */

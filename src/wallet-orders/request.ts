@@ -1,5 +1,9 @@
+import type { CheckedCard } from '../cards/card-input.ts';
+import type { Scope } from '../identity/types.ts';
 import type { BillingAddress } from '../limits/billing-address.ts';
+import type { LimitTier } from '../limits/tables.ts';
 import type { Money } from '../platform/money.ts';
+import type { Quote } from '../pricing/quote.ts';
 
 export type { BillingAddress };
 
@@ -25,4 +29,28 @@ export interface WalletOrderRequest {
   walletType?: 'DEBIT_CARD' | 'APPLE_PAY';
   /** `user:US_…` (facts §1.8): the partner's user buying; counts its spend, and its DEBIT_CARD_L2 scope raises the limits. */
   owner?: string;
+}
+
+/** Everything checked before the order's transaction opens (no pooled connection held). */
+export interface PreparedOrder {
+  scope: Scope;
+  request: WalletOrderRequest;
+  card: CheckedCard;
+  address: BillingAddress;
+  tier: LimitTier;
+  ownerUserId: string | undefined;
+  /** The card's keyed fingerprint (never the number): a spend key, and stored with the order. */
+  fingerprint: string;
+  /** What the order's spend counts under (limits): billing address, card, owner user. */
+  spendKeys: string[];
+  /**
+   * Made once, before any attempt: the card processor's idempotency key, so an order run again
+   * (after its group rolled back, or once quoted) is the same order to the processor.
+   */
+  orderId: string;
+  /**
+   * For a reservation that locked no rate: `amount` quoted at current prices, made outside any
+   * transaction once a first attempt found the reservation unlocked (QuoteNeeded).
+   */
+  unlockedQuote?: Quote;
 }

@@ -6,10 +6,8 @@ import {
   type HoldArguments,
   ledgerRefusal,
 } from '../ledger/service.ts';
-import { batched } from '../platform/db/grouped-transactions.ts';
 import type { Queryable } from '../platform/db/pool.ts';
 import { jobParams, type NewJob } from '../platform/jobs/queue.ts';
-import { jobsOfNewOrders } from './jobs.ts';
 
 /** SQL for wallet orders and their authorization steps (migrations/008_cards.sql). */
 
@@ -232,21 +230,6 @@ export async function insertOrders(
     throw ledgerRefusal(error);
   }
 }
-
-/** A new order's write and its creation time, as the insert step takes it. */
-export interface OrderInsert {
-  write: NewOrderWrite;
-  nowMs: number;
-}
-
-/**
- * insertOrders as the last step of a card order's write path: the orders inserted together
- * share their processing job (jobsOfNewOrders) and the first one's creation time.
- */
-export const insertOrder = batched('walletOrders.insert', (q, inserts: OrderInsert[]) => {
-  const writes = inserts.map(({ write }) => write);
-  return insertOrders(q, writes, jobsOfNewOrders(writes), inserts[0]!.nowMs);
-});
 
 /** partnerId undefined: the hosted pages and workers, for which the id itself is the capability. */
 export async function findOrder(q: Queryable, id: string, partnerId?: string): Promise<OrderRow | undefined> {
