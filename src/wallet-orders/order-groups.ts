@@ -7,8 +7,8 @@ import type { OrderPlacement, WalletOrdersDeps } from './deps.ts';
  * Card orders placed together: the orders that concurrent requests (without an Idempotency-Key)
  * place at the same moment run storeWalletOrder as one group (GroupedTransactions), in one
  * transaction of four statements and COMMIT (its BEGIN sent ahead, while the groups before it
- * ran), instead of eight round trips each (on this machine a round trip costs both processes more
- * CPU than most statements' work; bench/FINDINGS.md).
+ * ran), instead of eight round trips each: a round trip costs both processes more CPU than most
+ * statements' work.
  *
  * Every rule is the single order's, since the code is: orders of one group never share a spend
  * key or a reservation (keysOf), so each order's limits are exactly what they would be alone.
@@ -22,8 +22,8 @@ import type { OrderPlacement, WalletOrdersDeps } from './deps.ts';
 const MAX_GROUP = 100;
 
 /**
- * Two groups at once: while one waits between its statements, the other's run (one was slower,
- * three no faster: bench/FINDINGS.md). They never share a key.
+ * Two groups at once: while one waits between its statements, the other's run, so neither
+ * process sits idle between a group's round trips. They never share a key.
  */
 const GROUPS_IN_FLIGHT = 2;
 

@@ -14,9 +14,9 @@ interface Begun {
 /**
  * Transactions begun before they are needed, for a path whose speed is its latency: the groups
  * of GroupedTransactions (card orders placed together), where every round trip of a group's
- * transaction is time the group's members wait, and a busy machine makes each costly
- * (bench/FINDINGS.md). The next group's BEGIN is sent while the current one runs, so a group
- * starts with its first real statement.
+ * transaction is time the group's members wait, and each is costly on a busy machine. The next
+ * group's BEGIN is sent while the current one runs, so a group starts with its first real
+ * statement.
  *
  * A begun transaction holds nothing until its first statement: under READ COMMITTED, BEGIN
  * takes no snapshot (each statement takes its own), no transaction id and no lock. What runs in
