@@ -27,10 +27,6 @@ export interface CallbackUrlDeps extends AppContext {
   callbackUrls: CallbackUrlRules;
 }
 
-function urlRules(ctx: CallbackUrlDeps): CallbackUrlRules {
-  return ctx.callbackUrls;
-}
-
 /** The host of a parsed URL as an IP literal (brackets removed), or undefined for a DNS name. */
 export function ipLiteral(url: URL): string | undefined {
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
@@ -46,7 +42,7 @@ export function parseNotifyUrl(ctx: CallbackUrlDeps, raw: string, field: string)
   } catch {
     throw callbackErrors.urlInvalid(field, 'is not an absolute URL');
   }
-  const rules = urlRules(ctx);
+  const rules = ctx.callbackUrls;
   if (!rules.schemes.includes(url.protocol))
     throw callbackErrors.urlInvalid(
       field,
@@ -99,7 +95,7 @@ export async function assertNotifyUrlAllowed(
   } catch {
     throw callbackErrors.urlUnresolvable(field);
   }
-  if (!everyAddressAllowed(addresses, urlRules(ctx))) throw callbackErrors.urlForbiddenHost(field);
+  if (!everyAddressAllowed(addresses, ctx.callbackUrls)) throw callbackErrors.urlForbiddenHost(field);
 }
 
 type LookupCallback = (

@@ -14,7 +14,7 @@ export interface CodeSender {
  * Sandbox: both codes are always this (Wyre's own samples send "000000"), so tests and the hosted
  * page demo can complete them.
  */
-export const SANDBOX_AUTHORIZATION_CODE = '000000';
+const SANDBOX_AUTHORIZATION_CODE = '000000';
 
 export const sandboxCodeSender: CodeSender = { issue: () => SANDBOX_AUTHORIZATION_CODE };
 
