@@ -83,6 +83,13 @@ export const cardErrors = {
       'The card was declined: 51 / Insufficient funds.',
       { problematicField: 'debitCard' },
     ),
+  noProcessor: () =>
+    new ApiError(
+      'ServiceUnavailableException',
+      'card.noProcessor',
+      'Card payments are not available: no card processor is configured.',
+      { transient: false },
+    ),
   processorTimeout: () =>
     new ApiError(
       'ServiceUnavailableException',

@@ -1,14 +1,5 @@
-import { ApiError } from '../platform/errors.ts';
+import { cardErrors } from './errors.ts';
 import type { CardProcessor } from './processor.ts';
-
-function noProcessor(): ApiError {
-  return new ApiError(
-    'ServiceUnavailableException',
-    'card.noProcessor',
-    'Card payments are not available: no card processor is configured.',
-    { transient: false },
-  );
-}
 
 /**
  * Production's processor until a real one is configured: card orders answer 503 rather than
@@ -17,8 +8,8 @@ function noProcessor(): ApiError {
  */
 export const noCardProcessor: CardProcessor = {
   simulatesIssuer: false,
-  authorize: (_q, calls) => calls.map(() => Promise.reject(noProcessor())),
-  capture: () => Promise.reject(noProcessor()),
-  void: () => Promise.reject(noProcessor()),
-  refund: () => Promise.reject(noProcessor()),
+  authorize: (_q, calls) => calls.map(() => Promise.reject(cardErrors.noProcessor())),
+  capture: () => Promise.reject(cardErrors.noProcessor()),
+  void: () => Promise.reject(cardErrors.noProcessor()),
+  refund: () => Promise.reject(cardErrors.noProcessor()),
 };

@@ -59,7 +59,7 @@ export async function authorizeCards(
  * then runs alone (RunAlone), with the full processor timeout. (The sandbox answers at once but
  * for its slow card.)
  */
-export const GROUP_AUTHORIZATION_WAIT_MS = 250;
+const GROUP_AUTHORIZATION_WAIT_MS = 250;
 
 export interface CardAuthorizationRequest {
   ctx: CardsDeps;

@@ -116,8 +116,8 @@ function insertBackendSends(tx: Tx, sends: readonly ChainSend[], backend: ChainB
 
 /**
  * Hands outcomes to their modules, inside the backend's settling transaction: each type's
- * outcomes together when the module takes them so, else one by one. A reference type nobody
- * registered is a deployment error: throwing rolls the settlement back so it is retried.
+ * outcomes together when the module takes them so, else one by one. A reference type without a
+ * handler is a deployment error: throwing rolls the settlement back so it is retried.
  */
 export async function deliverChainOutcomes(
   ctx: ChainsDeps,

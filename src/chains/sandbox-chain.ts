@@ -3,7 +3,7 @@ import { withTransaction } from '../platform/db/pool.ts';
 import { randomChars, randomHex } from '../platform/ids.ts';
 import type { ClaimedJob, JobRunner } from '../platform/jobs/runner.ts';
 import { togetherOrEachAlone } from '../platform/jobs/together-or-alone.ts';
-import { type Chain, sandboxDepositAddress } from './addresses.ts';
+import { CHAINS, type Chain, sandboxDepositAddress } from './addresses.ts';
 import { type ChainBackend, type ChainOutcome, type ChainsDeps, deliverChainOutcomes } from './port.ts';
 import { type ChainSendRow, lockQueuedSends, recordOutcomes } from './store.ts';
 
@@ -34,12 +34,9 @@ export const SANDBOX_SETTLE_JOB = 'chains.sandboxSettle';
 const SETTLE_ATTEMPTS = 5;
 
 /** The simulated hot wallet's address on a chain (an HMAC and, on EVM, a keccak checksum). */
-const HOT_WALLETS: Record<Chain, string> = {
-  ethereum: sandboxDepositAddress('ethereum', 'rampart:sandbox-hot-wallet'),
-  matic: sandboxDepositAddress('matic', 'rampart:sandbox-hot-wallet'),
-  avalanche: sandboxDepositAddress('avalanche', 'rampart:sandbox-hot-wallet'),
-  bitcoin: sandboxDepositAddress('bitcoin', 'rampart:sandbox-hot-wallet'),
-};
+const HOT_WALLETS = Object.fromEntries(
+  CHAINS.map((chain) => [chain, sandboxDepositAddress(chain, 'rampart:sandbox-hot-wallet')]),
+) as Record<Chain, string>;
 
 /** facts §1.5's BlockchainTx; amounts stay decimal text here and become numbers in the API view. */
 function generatedTx(send: ChainSendRow, nowMs: number): Record<string, unknown> {

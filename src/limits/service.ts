@@ -188,7 +188,7 @@ export interface OrderSpend {
  * limit error (undefined when its spend was recorded). An order that does not go ahead rolls its
  * spend back with its transaction.
  */
-export async function recordSpendsTogether(
+async function recordSpendsTogether(
   ctx: AppContext,
   q: Queryable,
   orders: readonly OrderSpend[],

@@ -189,7 +189,7 @@ function consumed(row: UsableReservationRow): ConsumedReservation {
  * consumeReservation for many orders at once (one statement): each order's reservation, used,
  * or the illegalReservation error it would have got.
  */
-export async function consumeReservations(
+async function consumeReservations(
   ctx: AppContext,
   q: Queryable,
   uses: readonly { scope: Scope; id: string }[],

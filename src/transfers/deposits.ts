@@ -38,6 +38,7 @@ export async function simulateDeposit(ctx: TransferRulesDeps, tx: Tx, act: Opera
     throw transferErrors.sandboxOnly();
   const amount = parsePositiveAmount(body.amount, 'amount', body.currency);
   const target = await depositTarget(tx, body.dest);
+  if (!ctx.chains.backends[target.chain]?.simulatesDeposits) throw transferErrors.sandboxOnly();
   if (!chainsForCurrency(body.currency).includes(target.chain)) {
     throw transferErrors.depositCurrency(target.chain, body.currency);
   }

@@ -51,7 +51,6 @@ export async function expireDueTransfers(ctx: TransferRulesDeps): Promise<number
  * CONFIRMED completes it with the BlockchainTx; FAILED posts the exact reverse of the
  * settlement entry, returning everything, fees included, to the source.
  */
-/** A withdrawal's send settled: COMPLETED, or FAILED with the amount returned to its source. */
 export async function onTransferOutcome(
   ctx: TransferRulesDeps,
   tx: Tx,

@@ -126,7 +126,7 @@ export const partiesStanding = batched('transfers.partiesStanding', (q, transfer
  * their user parties, plus one per distinct dest account. Answers each transfer's refusal, or
  * undefined where it may go ahead.
  */
-export async function partiesStandingRefusals(
+async function partiesStandingRefusals(
   q: Queryable,
   transfers: readonly TransferParties[],
 ): Promise<unknown[]> {

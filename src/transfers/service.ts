@@ -78,7 +78,6 @@ export async function createTransfer(
 ): Promise<TransferView> {
   if (settlesAtOnce(prepared)) {
     if (tx) return createSettledTransfer(ctx, TransactionSteps.alone(tx), { scope, prepared, tx });
-    if (sendsOnChain(prepared)) throw new Error('an autoConfirmed withdrawal is created in a transaction');
     return ctx.settledTransfers.call({ scope, prepared });
   }
   const q = tx ?? ctx.db;

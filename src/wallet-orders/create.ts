@@ -25,8 +25,6 @@ import type { PreparedOrder, WalletOrderRequest } from './request.ts';
 import { insertOrders, type NewOrder, type NewOrderWrite } from './store.ts';
 import { walletOrderView } from './view.ts';
 
-export type { PreparedOrder } from './request.ts';
-
 /**
  * The checks that need no reservation; the reservation itself is read by the order's transaction
  * as it uses it (storeWalletOrder), so a rate-locked order reads it once, not twice.

@@ -1,7 +1,8 @@
 import { GroupedTransactions } from '../platform/db/grouped-transactions.ts';
 import type { Db } from '../platform/db/pool.ts';
-import { type PreparedOrder, placeWalletOrder, storeWalletOrder } from './create.ts';
+import { placeWalletOrder, storeWalletOrder } from './create.ts';
 import type { OrderPlacement, WalletOrdersDeps } from './deps.ts';
+import type { PreparedOrder } from './request.ts';
 
 /**
  * Card orders placed together: the orders that concurrent requests (without an Idempotency-Key)

@@ -6,10 +6,10 @@ import { partnerIdOf } from '../identity/webhook-secret.ts';
 import { orderErrors } from '../orders/errors.ts';
 import { secretsEqual } from '../platform/crypto.ts';
 import { expireAuthorization, submitCodes } from './authorization.ts';
-import { type PreparedOrder, prepareWalletOrder } from './create.ts';
+import { prepareWalletOrder } from './create.ts';
 import type { WalletOrdersDeps } from './deps.ts';
 import { walletOrderErrors } from './errors.ts';
-import type { WalletOrderRequest } from './request.ts';
+import type { PreparedOrder, WalletOrderRequest } from './request.ts';
 import { findAuthorization, findOrder, type OrderRow } from './store.ts';
 import { walletOrderView } from './view.ts';
 

@@ -166,7 +166,7 @@ async function completeToCustody(ctx: WalletOrdersDeps, orderId: string): Promis
   });
 }
 
-/** The chains port's report on an order's send (registered for `order:` references). */
+/** The chains port's report on an order's send (its handler for `order:` references, compose.ts). */
 export function onOrderDelivery(ctx: WalletOrdersDeps, tx: Tx, outcome: ChainOutcome): Promise<void> {
   return onOrderDeliveries(ctx, tx, [outcome]);
 }

@@ -6,7 +6,7 @@ import { EXPIRE_AUTHORIZATION_JOB, ordersOfProcessingJob, PROCESS_ORDER_JOB } fr
 import { processOrder, processOrders } from './transitions.ts';
 
 /**
- * The card orders' background work: processing cleared orders, expiring steps, chain outcomes.
+ * The card orders' background work: processing cleared orders and expiring steps.
  * `ordersPerTransaction`: the processing chunk (tests give a small one rather than place hundreds).
  */
 export function registerWalletOrderJobs(
