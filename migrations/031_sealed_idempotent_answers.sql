@@ -6,7 +6,7 @@ ALTER TABLE idempotency_keys
   ADD COLUMN response_sealed bytea,
   ADD CONSTRAINT idempotency_keys_one_body CHECK ((response_body IS NULL) <> (response_sealed IS NULL));
 
--- The answers stored in clear before: SQL cannot seal them (the key is not in the database), so
+-- Answers stored in clear: SQL cannot seal them (the key is not in the database), so
 -- they go. They are found by their route (the scope ends with the method and route template)
 -- and, whatever route stored them, by a secret's field name in the JSON. A retry of such a call
 -- inside its day runs afresh: it makes a new key (or account) and shows that one's secret.

@@ -1,17 +1,17 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
 import { operatorAction } from '../operator/auth.ts';
+import type { AppContext } from '../platform/context.ts';
 import { errorResponses, OPERATOR_SECURITY, withExample } from '../platform/http/openapi.ts';
 import type { DeliveryStatus } from './deliveries-store.ts';
 import { deliveryDetailAnswer, deliveryListAnswer, resentDeliveryAnswer } from './examples.ts';
 import { getCallbackDelivery, listCallbackDeliveries, resendCallback } from './operator-service.ts';
 import { Delivery, DeliveryDetail, DeliveryList, DeliveryListQuery, DeliveryParams } from './schemas.ts';
-import type { CallbackUrlDeps } from './url-policy.ts';
 
 const tags = ['Operator'];
 
 /** Callback deliveries for the operator (API.md operator table, decision 12). */
-export const callbackOperatorRoutes: FastifyPluginAsync<{ ctx: CallbackUrlDeps }> = async (app, { ctx }) => {
+export const callbackOperatorRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.get<{ Querystring: { status?: DeliveryStatus; offset?: number; limit?: number } }>(
     '/operator/v1/callbacks',
     {

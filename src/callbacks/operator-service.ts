@@ -1,4 +1,5 @@
 import { auditOperatorChange, type OperatorAct } from '../operator/audit.ts';
+import type { AppContext } from '../platform/context.ts';
 import { withTransaction } from '../platform/db/pool.ts';
 import { isId } from '../platform/ids.ts';
 import {
@@ -10,7 +11,6 @@ import {
   requeueDelivery,
 } from './deliveries-store.ts';
 import { callbackErrors } from './errors.ts';
-import type { CallbackUrlDeps } from './url-policy.ts';
 
 /** API.md decision 12: `{id, subscriptionId, trigger, url, status, attempts, lastError, createdAt}`. */
 export function deliveryView(row: DeliveryRow) {
@@ -28,7 +28,7 @@ export function deliveryView(row: DeliveryRow) {
 }
 
 export async function listCallbackDeliveries(
-  ctx: CallbackUrlDeps,
+  ctx: AppContext,
   status: DeliveryStatus | undefined,
   offset: number,
   limit: number,
@@ -37,7 +37,7 @@ export async function listCallbackDeliveries(
 }
 
 /** One delivery with every attempt (status code, latency, error) in order. */
-export async function getCallbackDelivery(ctx: CallbackUrlDeps, deliveryId: string) {
+export async function getCallbackDelivery(ctx: AppContext, deliveryId: string) {
   const row = isId(deliveryId, 'CB') ? await findDelivery(ctx.db, deliveryId) : undefined;
   if (!row) throw callbackErrors.deliveryNotFound();
   const attempts = await attemptsOf(ctx.db, deliveryId);
@@ -56,7 +56,7 @@ export async function getCallbackDelivery(ctx: CallbackUrlDeps, deliveryId: stri
  * Queues a delivered or failed callback again (with the configured retries), audited in the same
  * transaction. The body is sent as stored; the signature is made fresh at the attempt.
  */
-export async function resendCallback(ctx: CallbackUrlDeps, act: OperatorAct, deliveryId: string) {
+export async function resendCallback(ctx: AppContext, act: OperatorAct, deliveryId: string) {
   return withTransaction(ctx.db, async (tx) => {
     const row = isId(deliveryId, 'CB') ? await findDelivery(tx, deliveryId) : undefined;
     if (!row) throw callbackErrors.deliveryNotFound();

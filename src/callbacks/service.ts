@@ -3,8 +3,7 @@ import type { Queryable, Tx } from '../platform/db/pool.ts';
 import { newId } from '../platform/ids.ts';
 import { serializeJson } from '../platform/json.ts';
 import { insertDelivery, queueTransferCreated, type TransferCreatedArguments } from './deliveries-store.ts';
-import type { CallbackUrlDeps } from './url-policy.ts';
-import { parseNotifyUrl } from './url-policy.ts';
+import { type CallbackUrlDeps, parseNotifyUrl } from './url-policy.ts';
 
 export type { TransferCreatedArguments } from './deliveries-store.ts';
 // The contract other modules code against: transferCreatedArguments (transfers and card orders

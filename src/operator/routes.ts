@@ -1,5 +1,4 @@
 import type { FastifyPluginAsync } from 'fastify';
-
 import { errorResponses, OPERATOR_SECURITY, withExample } from '../platform/http/openapi.ts';
 import { operatorAction } from './auth.ts';
 import { advanceClockRequest, clockAnswer } from './examples.ts';

@@ -4,8 +4,13 @@ import { errorResponses, OPERATOR_SECURITY, withExample } from '../platform/http
 import { feeScheduleExample, referencePricesAnswer, referencePricesRequest } from './examples.ts';
 import type { FeeScheduleJson } from './fees.ts';
 import { FeeScheduleAnswer, FeeScheduleBody, ReferencePricesAnswer, ReferencePricesBody } from './schemas.ts';
-import type { PricingDeps } from './service.ts';
-import { feeScheduleView, referencePrices, setFeeSchedule, setReferencePrices } from './service.ts';
+import {
+  feeScheduleView,
+  type PricingDeps,
+  referencePrices,
+  setFeeSchedule,
+  setReferencePrices,
+} from './service.ts';
 
 const tags = ['Operator'];
 

@@ -1,5 +1,5 @@
 import { Decimal } from 'decimal.js';
-import { currencyScale, Money, roundFee, roundPayout } from '../platform/money.ts';
+import { currencyScale, Money, roundPayout } from '../platform/money.ts';
 
 /**
  * Every rounding a quote does, in one place, and always in the house's favour by at most one
@@ -16,7 +16,6 @@ import { currencyScale, Money, roundFee, roundPayout } from '../platform/money.t
  */
 export const RATE_DIGITS = 18;
 
-export const feeUp = roundFee;
 export const payoutDown = roundPayout;
 
 export type Direction = 'up' | 'down';

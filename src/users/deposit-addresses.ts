@@ -44,14 +44,14 @@ export async function assignDepositAddresses(
 ): Promise<void> {
   const wanted = chainsRequested(codes);
   if (wanted.length === 0) return;
-  for (const { chain, currency } of wanted) {
-    const backend = ctx.chains.backends[chain];
-    if (!backend) throw userErrors.depositAddressesUnavailable();
+  const backends = wanted.map(({ chain }) => ctx.chains.backends[chain]);
+  if (backends.includes(undefined)) throw userErrors.depositAddressesUnavailable();
+  for (const [index, { chain, currency }] of wanted.entries()) {
     await q.query(
       `INSERT INTO deposit_addresses (address, chain, currency, partner_id, owner, created_at)
        VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (owner, currency) DO NOTHING`,
       [
-        backend.depositAddress(chain, `${owner}:${currency}`),
+        backends[index]!.depositAddress(chain, `${owner}:${currency}`),
         chain,
         currency,
         partnerId,
