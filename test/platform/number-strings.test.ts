@@ -230,6 +230,15 @@ describe('format=json_numberstring', () => {
     const replay = await post({ 'idempotency-key': 'number-strings-1' });
     expect(replay.headers.get('idempotency-replayed')).toBe('true');
     expect(await replay.text()).toBe(firstText);
+    // The format is part of the request: the same key asking for plain numbers is another request.
+    const otherFormat = await signedFetch(fx.t, fx.partner, {
+      method: 'POST',
+      path: '/v3/transfers',
+      body: transferBody,
+      headers: { 'idempotency-key': 'number-strings-1' },
+    });
+    expect(otherFormat.status).toBe(422);
+    expect(((await otherFormat.json()) as { type: string }).type).toBe('IdempotencyConflictException');
 
     const id = String(created.id);
     const read = await bothFormats(signedGet, `/v3/transfers/${id}`);
