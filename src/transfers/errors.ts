@@ -14,7 +14,7 @@ export const transferErrors = {
     ),
   bothAmounts: () => invalidValue('destAmount', 'Send sourceAmount or destAmount, never both.'),
   party: (field: string) =>
-    invalidValue(field, `Field ${field} must be account:AC_…, user:US_… or <chain>:<address>.`),
+    invalidValue(field, `Field ${field} must be account:AC_…, user:US_…, wallet:WA_… or <chain>:<address>.`),
   chainSource: () =>
     invalidValue(
       'source',
