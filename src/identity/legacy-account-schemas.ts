@@ -3,8 +3,7 @@ import { EXAMPLE_IDS, EXAMPLE_PERSON, EXAMPLE_TIME } from '../platform/http/exam
 
 /** The legacy v2 account (legacy-account-view.ts), its schema and its OpenAPI example. */
 
-const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
-const NullableString = Nullable(Type.String());
+const NullableString = Type.Union([Type.String(), Type.Null()]);
 const Amounts = Type.Record(Type.String(), Type.Number());
 
 const Profile = Type.Object(
