@@ -17,12 +17,13 @@ import {
   WalletParams,
 } from './schemas.ts';
 import {
-  createWallet,
   createWallets,
   deleteWallet,
   getWallet,
   getWalletByName,
   listWallets,
+  prepareWalletUpdate,
+  prepareWallets,
   updateWalletFields,
 } from './service.ts';
 
@@ -45,9 +46,11 @@ export const walletRoutes: FastifyPluginAsync<{ ctx: WalletsDeps }> = async (app
     },
     async (request, reply) => {
       const scope = scopeOf(request);
-      const outcome = await runIdempotent(ctx, request, idempotencyScope(scope), (tx) =>
-        createWallet(ctx, tx, scope, request.body),
-      );
+      const prepared = await prepareWallets(ctx, [request.body], false);
+      const outcome = await runIdempotent(ctx, request, idempotencyScope(scope), async (tx) => {
+        const [wallet] = await createWallets(ctx, tx, scope, prepared);
+        return wallet!;
+      });
       return sendIdempotent(reply, outcome);
     },
   );
@@ -69,8 +72,9 @@ export const walletRoutes: FastifyPluginAsync<{ ctx: WalletsDeps }> = async (app
     },
     async (request, reply) => {
       const scope = scopeOf(request);
+      const prepared = await prepareWallets(ctx, request.body.wallets, true);
       const outcome = await runIdempotent(ctx, request, idempotencyScope(scope), (tx) =>
-        createWallets(ctx, tx, scope, request.body.wallets),
+        createWallets(ctx, tx, scope, prepared),
       );
       return sendIdempotent(reply, outcome);
     },
@@ -125,8 +129,9 @@ export const walletRoutes: FastifyPluginAsync<{ ctx: WalletsDeps }> = async (app
     },
     async (request, reply) => {
       const scope = scopeOf(request);
+      const update = await prepareWalletUpdate(ctx, request.body ?? {});
       const outcome = await runIdempotent(ctx, request, idempotencyScope(scope), (tx) =>
-        updateWalletFields(ctx, tx, scope, request.params.walletId, request.body ?? {}),
+        updateWalletFields(tx, scope, request.params.walletId, update),
       );
       return sendIdempotent(reply, outcome);
     },

@@ -59,40 +59,67 @@ async function viewOf(q: Queryable, row: WalletWithBalances): Promise<WalletView
   return walletView(row, await depositAddressesOf(q, row.partner_id, walletSrn(row.id)));
 }
 
-/**
- * Checks every wallet before storing any: each one's fields, names repeated within the request
- * and names the owner already uses. Answers the inputs, or every refusal with its index.
- */
-async function checkedInputs(
-  ctx: WalletsDeps,
-  q: Queryable,
-  scope: Scope,
-  raws: unknown[],
-  prefix: (index: number) => string,
-): Promise<{ inputs: WalletInput[]; refusals: ItemRefusal[] }> {
-  const refusals: ItemRefusal[] = [];
-  const refuse = (index: number, error: unknown) => {
-    if (!(error instanceof ApiError)) throw error;
-    refusals.push({
-      index,
-      problematicField: error.problematicField ?? prefix(index),
-      errorCode: error.errorCode,
-      message: error.message,
-    });
+/** Wallets to create, checked before any transaction opens (a callback URL check may resolve DNS). */
+export interface PreparedWallets {
+  /** Each wallet's checked fields, or undefined where it is refused. */
+  inputs: (WalletInput | undefined)[];
+  refusals: ItemRefusal[];
+  /** A batch's wallets are named `wallets[i]`; a lone wallet's fields by their own names. */
+  batch: boolean;
+}
+
+const placeOf = (batch: boolean, index: number) => (batch ? `wallets[${index}]` : '');
+const nameField = (batch: boolean, index: number) => (batch ? `wallets[${index}].name` : 'name');
+
+function itemRefusal(index: number, error: unknown, place: string): ItemRefusal {
+  if (!(error instanceof ApiError)) throw error;
+  return {
+    index,
+    problematicField: error.problematicField ?? place,
+    errorCode: error.errorCode,
+    message: error.message,
   };
-  const checked = await Promise.all(
-    raws.map((raw, index) => walletInput(ctx, raw, prefix(index)).catch((error) => refuse(index, error))),
+}
+
+/** Every wallet's fields checked, each on its own, so one bad wallet hides nothing about the others. */
+export async function prepareWallets(ctx: WalletsDeps, raws: unknown[], batch: boolean): Promise<PreparedWallets> {
+  if (batch && (raws.length === 0 || raws.length > MAX_BATCH)) throw walletErrors.batchSize(MAX_BATCH);
+  const refusals: ItemRefusal[] = [];
+  const inputs = await Promise.all(
+    raws.map((raw, index) =>
+      walletInput(ctx, raw, placeOf(batch, index)).catch((error: unknown) => {
+        refusals.push(itemRefusal(index, error, placeOf(batch, index)));
+        return undefined;
+      }),
+    ),
   );
-  const inputs = checked.filter((input): input is WalletInput => input !== undefined);
-  const taken = await takenNames(q, scope.partnerId, ownerOf(scope), inputs.map((input) => input.name));
+  return { inputs, refusals, batch };
+}
+
+/** Names repeated within the request or already used by the owner's live wallets. */
+async function nameRefusals(q: Queryable, scope: Scope, prepared: PreparedWallets): Promise<ItemRefusal[]> {
+  const named = prepared.inputs.filter((input): input is WalletInput => input !== undefined);
+  const taken = await takenNames(q, scope.partnerId, ownerOf(scope), named.map((input) => input.name));
   const seen = new Set<string>();
-  checked.forEach((input, index) => {
+  const refusals: ItemRefusal[] = [];
+  prepared.inputs.forEach((input, index) => {
     if (!input) return;
-    if (taken.has(input.name) || seen.has(input.name)) refuse(index, walletErrors.nameTaken(prefix(index) ? `${prefix(index)}.name` : 'name'));
+    if (taken.has(input.name) || seen.has(input.name)) {
+      const field = nameField(prepared.batch, index);
+      refusals.push(itemRefusal(index, walletErrors.nameTaken(field), field));
+    }
     seen.add(input.name);
   });
-  refusals.sort((a, b) => a.index - b.index);
-  return { inputs, refusals };
+  return refusals;
+}
+
+/** The refusal of a request with refused wallets: a batch lists them all (decision 32). */
+function refusalOf(prepared: PreparedWallets, refusals: ItemRefusal[]): ApiError {
+  if (prepared.batch) return new BatchRefusal(refusals);
+  const [first] = refusals;
+  return new ApiError('ValidationException', first!.errorCode, first!.message, {
+    problematicField: first!.problematicField,
+  });
 }
 
 function newWalletRow(ctx: WalletsDeps, scope: Scope, input: WalletInput): NewWallet {
@@ -133,28 +160,20 @@ async function storeWallets(ctx: WalletsDeps, tx: Tx, scope: Scope, inputs: Wall
   return views;
 }
 
-/** POST /v2/wallets. */
-export async function createWallet(ctx: WalletsDeps, tx: Tx, scope: Scope, body: unknown): Promise<WalletView> {
-  const { inputs, refusals } = await checkedInputs(ctx, tx, scope, [body], () => '');
-  if (refusals.length > 0) {
-    const [first] = refusals;
-    throw new ApiError('ValidationException', first!.errorCode, first!.message, {
-      problematicField: first!.problematicField,
-    });
-  }
-  const [view] = await storeWallets(ctx, tx, scope, inputs, 'name');
-  return view!;
-}
-
 /**
- * POST /v2/wallets/batch, all or nothing (decision 32): every wallet is checked, and one bad
- * wallet refuses the batch with every bad wallet listed, storing none.
+ * POST /v2/wallets and /v2/wallets/batch, all or nothing (decision 32): with any wallet refused
+ * (its fields, or its name) none is stored, and a batch's refusal lists every refused wallet.
  */
-export async function createWallets(ctx: WalletsDeps, tx: Tx, scope: Scope, raws: unknown[]): Promise<WalletView[]> {
-  if (raws.length === 0 || raws.length > MAX_BATCH) throw walletErrors.batchSize(MAX_BATCH);
-  const { inputs, refusals } = await checkedInputs(ctx, tx, scope, raws, (index) => `wallets[${index}]`);
-  if (refusals.length > 0) throw new BatchRefusal(refusals);
-  return storeWallets(ctx, tx, scope, inputs, 'wallets');
+export async function createWallets(
+  ctx: WalletsDeps,
+  tx: Tx,
+  scope: Scope,
+  prepared: PreparedWallets,
+): Promise<WalletView[]> {
+  const refusals = [...prepared.refusals, ...(await nameRefusals(tx, scope, prepared))];
+  if (refusals.length > 0) throw refusalOf(prepared, refusals.sort((a, b) => a.index - b.index));
+  const inputs = prepared.inputs as WalletInput[];
+  return storeWallets(ctx, tx, scope, inputs, prepared.batch ? 'wallets' : 'name');
 }
 
 /** GET /v2/wallet/{id}: a wallet the scope sees, else 404 as for an unknown id. */
@@ -184,28 +203,43 @@ export interface WalletUpdate {
   verificationData?: unknown;
 }
 
+/** The fields an update sends, checked before its transaction; absent ones stay as they are. */
+export interface PreparedUpdate {
+  name?: string;
+  callbackUrl?: string | null;
+  notes?: string | null;
+  verificationData?: unknown;
+}
+
+export async function prepareWalletUpdate(ctx: WalletsDeps, body: WalletUpdate): Promise<PreparedUpdate> {
+  const update: PreparedUpdate = {};
+  if (body.name !== undefined) update.name = walletText(body.name, 'name', MAX_NAME);
+  if (body.callbackUrl !== undefined) update.callbackUrl = await callbackUrl(ctx, body.callbackUrl, 'callbackUrl');
+  if (body.notes !== undefined) update.notes = optionalText(body.notes, 'notes', MAX_NOTES);
+  if (body.verificationData !== undefined) update.verificationData = body.verificationData;
+  return update;
+}
+
 /** POST /v2/wallet/{id}/update: the fields sent change (null clears), the others stay. */
 export async function updateWalletFields(
-  ctx: WalletsDeps,
   tx: Tx,
   scope: Scope,
   id: string,
-  body: WalletUpdate,
+  update: PreparedUpdate,
 ): Promise<WalletView> {
   const row = await lockWallet(tx, scope.partnerId, id, visibleOwner(scope));
   if (!row) throw walletErrors.notFound();
-  const name = body.name === undefined ? row.name : walletText(body.name, 'name', MAX_NAME);
-  const changes = {
-    name,
-    callbackUrl: body.callbackUrl === undefined ? row.callback_url : await callbackUrl(ctx, body.callbackUrl, 'callbackUrl'),
-    notes: body.notes === undefined ? row.notes : optionalText(body.notes, 'notes', MAX_NOTES),
-    verificationData: body.verificationData === undefined ? row.verification_data : body.verificationData,
-  };
+  const name = update.name ?? row.name;
   if (name !== row.name && (await takenNames(tx, row.partner_id, row.owner, [name])).size > 0) {
     throw walletErrors.nameTaken('name');
   }
   try {
-    await updateWallet(tx, row.id, changes);
+    await updateWallet(tx, row.id, {
+      name,
+      callbackUrl: update.callbackUrl === undefined ? row.callback_url : update.callbackUrl,
+      notes: update.notes === undefined ? row.notes : update.notes,
+      verificationData: update.verificationData === undefined ? row.verification_data : update.verificationData,
+    });
   } catch (error) {
     throw nameRace(error, 'name');
   }
