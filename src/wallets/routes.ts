@@ -16,14 +16,13 @@ import {
   WalletNameQuery,
   WalletParams,
 } from './schemas.ts';
+import { createWallets, prepareWallets } from './create.ts';
 import {
-  createWallets,
   deleteWallet,
   getWallet,
   getWalletByName,
   listWallets,
   prepareWalletUpdate,
-  prepareWallets,
   updateWalletFields,
 } from './service.ts';
 
