@@ -691,7 +691,13 @@ export const ENDPOINTS = {
     repeat: 'keyed',
     body: fieldsOf<CreateWalletsRequest>()({ required: ['wallets'], optional: [] }),
   },
-  getWallet: { method: 'GET', path: '/v2/wallet/{walletId}', auth: 'partner', repeat: 'safe', response: wallet },
+  getWallet: {
+    method: 'GET',
+    path: '/v2/wallet/{walletId}',
+    auth: 'partner',
+    repeat: 'safe',
+    response: wallet,
+  },
   findWallet: {
     method: 'GET',
     path: '/v2/wallet',

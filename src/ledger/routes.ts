@@ -13,7 +13,11 @@ const Amount = Type.Union([Type.String({ maxLength: 64 }), Type.Number()], {
 
 const CreditBody = Type.Object(
   {
-    owner: Type.String({ minLength: 1, maxLength: 64, description: 'account:AC_…, user:US_… or wallet:WA_…' }),
+    owner: Type.String({
+      minLength: 1,
+      maxLength: 64,
+      description: 'account:AC_…, user:US_… or wallet:WA_…',
+    }),
     currency: Type.String({ pattern: '^[A-Z]{3,5}$' }),
     amount: Amount,
     memo: Type.Optional(Type.String({ maxLength: 500 })),

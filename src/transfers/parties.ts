@@ -28,7 +28,8 @@ export function parseParty(value: string, field: 'source' | 'dest', network: Net
     return { kind: 'account', srn: `account:${id}`, id };
   if (type === 'user' && isId(id, 'US')) return { kind: 'user', srn: `user:${id}`, id };
   if (type === 'wallet' && isId(id, 'WA')) return { kind: 'wallet', srn: `wallet:${id}`, id };
-  if (type === '' || type === 'account' || type === 'user' || type === 'wallet') throw transferErrors.party(field);
+  if (type === '' || type === 'account' || type === 'user' || type === 'wallet')
+    throw transferErrors.party(field);
   const { chain, address } = parseChainSrn(value, field, network);
   return { kind: 'chain', srn: `${chain}:${address}`, chain, address };
 }
@@ -128,7 +129,8 @@ export async function checkPartiesStanding(
   const wallets = await walletOwners(q, partnerId, walletIds(source, dest));
   const userIds = userPartyIds(source, dest, wallets);
   const standings = userIds.length > 0 ? await transferStandings(q, partnerId, userIds) : new Map();
-  const destAccountInPartner = dest.kind === 'account' ? await accountInPartner(q, partnerId, dest.id) : false;
+  const destAccountInPartner =
+    dest.kind === 'account' ? await accountInPartner(q, partnerId, dest.id) : false;
   assertPartiesStanding(source, dest, { standings, destAccountInPartner, wallets }, drawer);
 }
 
@@ -207,7 +209,9 @@ async function walletsByPartner(q: Queryable, transfers: readonly TransferPartie
   }
   const owners = new Map<string, Map<string, string>>();
   await Promise.all(
-    [...ids].map(async ([partnerId, set]) => owners.set(partnerId, await walletOwners(q, partnerId, [...set]))),
+    [...ids].map(async ([partnerId, set]) =>
+      owners.set(partnerId, await walletOwners(q, partnerId, [...set])),
+    ),
   );
   return owners;
 }

@@ -39,8 +39,8 @@ import {
   pageTransfers,
   type TransferRow,
 } from './store.ts';
-import type { PreparedTransfer } from './transfer-request.ts';
 import { type TrackingView, trackingView } from './track-view.ts';
+import type { PreparedTransfer } from './transfer-request.ts';
 import { type TransferView, transferView } from './view.ts';
 
 /** What a scope may see: a masqueraded user its own transfers, a sub-account its own, a master all of its partner's. */
@@ -214,7 +214,11 @@ export async function getTransfer(q: Queryable, scope: Scope, id: string): Promi
 }
 
 /** GET /v2/transfer?customId=: the partner's transfer of that customId the scope can see. */
-export async function getTransferByCustomId(q: Queryable, scope: Scope, customId: string): Promise<TransferView> {
+export async function getTransferByCustomId(
+  q: Queryable,
+  scope: Scope,
+  customId: string,
+): Promise<TransferView> {
   const row = await findTransferByCustomId(q, scope.partnerId, customId, visibleTo(scope));
   if (!row) throw transferErrors.notFound();
   return transferView(row);

@@ -54,7 +54,11 @@ function itemRefusal(index: number, error: unknown, place: string): ItemRefusal 
 }
 
 /** Every wallet's fields checked, each on its own, so one bad wallet hides nothing about the others. */
-export async function prepareWallets(ctx: WalletsDeps, raws: unknown[], batch: boolean): Promise<PreparedWallets> {
+export async function prepareWallets(
+  ctx: WalletsDeps,
+  raws: unknown[],
+  batch: boolean,
+): Promise<PreparedWallets> {
   if (batch && (raws.length === 0 || raws.length > MAX_BATCH)) throw walletErrors.batchSize(MAX_BATCH);
   const refusals: ItemRefusal[] = [];
   const inputs = await Promise.all(
@@ -71,7 +75,12 @@ export async function prepareWallets(ctx: WalletsDeps, raws: unknown[], batch: b
 /** Names repeated within the request or already used by the owner's live wallets. */
 async function nameRefusals(q: Queryable, scope: Scope, prepared: PreparedWallets): Promise<ItemRefusal[]> {
   const named = prepared.inputs.filter((input): input is WalletInput => input !== undefined);
-  const taken = await takenNames(q, scope.partnerId, ownerOf(scope), named.map((input) => input.name));
+  const taken = await takenNames(
+    q,
+    scope.partnerId,
+    ownerOf(scope),
+    named.map((input) => input.name),
+  );
   const seen = new Set<string>();
   const refusals: ItemRefusal[] = [];
   prepared.inputs.forEach((input, index) => {
@@ -113,7 +122,9 @@ function newWalletRow(ctx: WalletsDeps, scope: Scope, input: WalletInput): NewWa
 /** A unique-name race lost to a concurrent request: the same answer as a name seen taken. */
 export function nameRace(error: unknown, field: string): unknown {
   const pgError = error as { code?: string; constraint?: string };
-  return pgError.code === '23505' && pgError.constraint === 'wallets_owner_name' ? walletErrors.nameTaken(field) : error;
+  return pgError.code === '23505' && pgError.constraint === 'wallets_owner_name'
+    ? walletErrors.nameTaken(field)
+    : error;
 }
 
 async function storeWallets(ctx: WalletsDeps, tx: Tx, scope: Scope, inputs: WalletInput[], field: string) {
@@ -127,7 +138,9 @@ async function storeWallets(ctx: WalletsDeps, tx: Tx, scope: Scope, inputs: Wall
   const views: WalletView[] = [];
   for (const row of rows) {
     await assignDepositAddresses(ctx, tx, scope.partnerId, walletSrn(row.id), currencies);
-    views.push(walletView({ ...row, balances: [] }, await depositAddressesOf(tx, scope.partnerId, walletSrn(row.id))));
+    views.push(
+      walletView({ ...row, balances: [] }, await depositAddressesOf(tx, scope.partnerId, walletSrn(row.id))),
+    );
   }
   return views;
 }
@@ -143,8 +156,11 @@ export async function createWallets(
   prepared: PreparedWallets,
 ): Promise<WalletView[]> {
   const refusals = [...prepared.refusals, ...(await nameRefusals(tx, scope, prepared))];
-  if (refusals.length > 0) throw refusalOf(prepared, refusals.sort((a, b) => a.index - b.index));
+  if (refusals.length > 0)
+    throw refusalOf(
+      prepared,
+      refusals.sort((a, b) => a.index - b.index),
+    );
   const inputs = prepared.inputs as WalletInput[];
   return storeWallets(ctx, tx, scope, inputs, prepared.batch ? 'wallets' : 'name');
 }
-

@@ -34,7 +34,10 @@ export const walletErrors = {
   nameTaken: (field: string) =>
     invalidValue(field, 'You already have a wallet with this name.', 'validation.walletNameTaken'),
   text: (field: string, max: number) =>
-    invalidValue(field, `Field ${field} must be text of at most ${max} characters, without control characters.`),
+    invalidValue(
+      field,
+      `Field ${field} must be text of at most ${max} characters, without control characters.`,
+    ),
   type: (field: string) => invalidValue(field, `Field ${field} must be DEFAULT, ENTERPRISE or SAVINGS.`),
   holdsBalance: () =>
     new ApiError(
@@ -43,6 +46,5 @@ export const walletErrors = {
       'This wallet still holds funds; transfer them out before deleting it.',
       { problematicField: 'walletId' },
     ),
-  batchSize: (max: number) =>
-    invalidValue('wallets', `Send between 1 and ${max} wallets in one batch.`),
+  batchSize: (max: number) => invalidValue('wallets', `Send between 1 and ${max} wallets in one batch.`),
 };

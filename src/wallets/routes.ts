@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { idempotencyScope, scopeOf } from '../identity/access.ts';
 import { runIdempotent, sendIdempotent } from '../platform/http/idempotency.ts';
 import { errorResponses, PARTNER_SECURITY, withExample } from '../platform/http/openapi.ts';
+import { createWallets, prepareWallets } from './create.ts';
 import type { WalletsDeps } from './deps.ts';
 import { createWalletRequest, createWalletsRequest, updateWalletRequest, walletAnswer } from './examples.ts';
 import {
@@ -16,7 +17,6 @@ import {
   WalletNameQuery,
   WalletParams,
 } from './schemas.ts';
-import { createWallets, prepareWallets } from './create.ts';
 import {
   deleteWallet,
   getWallet,

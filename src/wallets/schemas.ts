@@ -1,15 +1,22 @@
 import { type Static, Type } from 'typebox';
 
-const WalletTypeSchema = Type.Union([Type.Literal('DEFAULT'), Type.Literal('ENTERPRISE'), Type.Literal('SAVINGS')], {
-  description: 'DEFAULT when left out',
-});
+const WalletTypeSchema = Type.Union(
+  [Type.Literal('DEFAULT'), Type.Literal('ENTERPRISE'), Type.Literal('SAVINGS')],
+  {
+    description: 'DEFAULT when left out',
+  },
+);
 const CallbackUrl = Type.String({
   minLength: 1,
   maxLength: 2048,
   description: 'Kept with the wallet; must be a callback target the service allows',
 });
 const Notes = Type.String({ minLength: 1, maxLength: 1000 });
-const Name = Type.String({ minLength: 1, maxLength: 100, description: 'Your own identifier; unique per owner' });
+const Name = Type.String({
+  minLength: 1,
+  maxLength: 100,
+  description: 'Your own identifier; unique per owner',
+});
 
 /** POST /v2/wallets (one wallet); the rules are in input.ts, shared with the batch. */
 export const CreateWalletBody = Type.Object(
@@ -58,7 +65,9 @@ export const WalletNameQuery = Type.Object({ name: Type.String({ minLength: 1, m
 
 export const WalletListQuery = Type.Object({
   offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000 })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'Page size, at most 100; default 25' })),
+  limit: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 100, description: 'Page size, at most 100; default 25' }),
+  ),
 });
 export type WalletListQuery = Static<typeof WalletListQuery>;
 
@@ -77,7 +86,9 @@ export const Wallet = Type.Object(
     notes: NullableString,
     pusherChannel: Type.String(),
     depositAddresses: Type.Record(Type.String(), Type.String()),
-    balances: Type.Record(Type.String(), Type.Number(), { description: 'What it can spend now (availableBalances)' }),
+    balances: Type.Record(Type.String(), Type.Number(), {
+      description: 'What it can spend now (availableBalances)',
+    }),
     totalBalances: Amounts,
     availableBalances: Amounts,
     verificationData: Type.Unknown(),

@@ -57,7 +57,13 @@ export async function getWalletByName(q: Queryable, scope: Scope, name: string):
 
 /** GET /v2/wallets: `{data}`, oldest first. */
 export async function listWallets(q: Queryable, scope: Scope, query: { offset?: number; limit?: number }) {
-  const rows = await pageWallets(q, scope.partnerId, visibleOwner(scope), query.offset ?? 0, query.limit ?? DEFAULT_PAGE);
+  const rows = await pageWallets(
+    q,
+    scope.partnerId,
+    visibleOwner(scope),
+    query.offset ?? 0,
+    query.limit ?? DEFAULT_PAGE,
+  );
   return { data: await Promise.all(rows.map((row) => viewOf(q, row))) };
 }
 
@@ -79,7 +85,8 @@ export interface PreparedUpdate {
 export async function prepareWalletUpdate(ctx: WalletsDeps, body: WalletUpdate): Promise<PreparedUpdate> {
   const update: PreparedUpdate = {};
   if (body.name !== undefined) update.name = walletText(body.name, 'name', MAX_NAME);
-  if (body.callbackUrl !== undefined) update.callbackUrl = await callbackUrl(ctx, body.callbackUrl, 'callbackUrl');
+  if (body.callbackUrl !== undefined)
+    update.callbackUrl = await callbackUrl(ctx, body.callbackUrl, 'callbackUrl');
   if (body.notes !== undefined) update.notes = optionalText(body.notes, 'notes', MAX_NOTES);
   if (body.verificationData !== undefined) update.verificationData = body.verificationData;
   return update;
@@ -103,7 +110,8 @@ export async function updateWalletFields(
       name,
       callbackUrl: update.callbackUrl === undefined ? row.callback_url : update.callbackUrl,
       notes: update.notes === undefined ? row.notes : update.notes,
-      verificationData: update.verificationData === undefined ? row.verification_data : update.verificationData,
+      verificationData:
+        update.verificationData === undefined ? row.verification_data : update.verificationData,
     });
   } catch (error) {
     throw nameRace(error, 'name');
@@ -115,7 +123,12 @@ export async function updateWalletFields(
  * DELETE /v2/wallet/{id} (decision 33): refused while the wallet holds anything (held amounts
  * included), so no money is left behind a wallet nobody can see; otherwise answers `{}`.
  */
-export async function deleteWallet(ctx: WalletsDeps, tx: Tx, scope: Scope, id: string): Promise<Record<string, never>> {
+export async function deleteWallet(
+  ctx: WalletsDeps,
+  tx: Tx,
+  scope: Scope,
+  id: string,
+): Promise<Record<string, never>> {
   const row = await lockWallet(tx, scope.partnerId, id, visibleOwner(scope));
   if (!row) throw walletErrors.notFound();
   const { totalBalances } = await balancesOf(tx, walletSrn(row.id));

@@ -50,7 +50,13 @@ describe('the legacy v2 account', () => {
       type: 'INDIVIDUAL',
       verified: expect.any(Boolean),
       ledgers: [
-        { srn: `account:${partner.accountId}`, currency: 'USD', balance: 100, pendingBalance: 25, totalBalance: 125 },
+        {
+          srn: `account:${partner.accountId}`,
+          currency: 'USD',
+          balance: 100,
+          pendingBalance: 25,
+          totalBalance: 125,
+        },
       ],
       totalBalances: { USD: 125 },
       availableBalances: { USD: 100 },

@@ -93,9 +93,10 @@ describe('POST /v2/quote (decision 39)', () => {
     expect(quoted.body.status).toBe('PREVIEW');
     expect(quoted.body.exchangeRate).toEqual(expect.any(Number));
     expect(await balances(t, `account:${partner.accountId}`)).toEqual(before);
-    const { rows } = await t.database.db.query('SELECT count(*)::int AS n FROM ledger_holds WHERE reference = $1', [
-      `transfer:${quoted.body.id}`,
-    ]);
+    const { rows } = await t.database.db.query(
+      'SELECT count(*)::int AS n FROM ledger_holds WHERE reference = $1',
+      [`transfer:${quoted.body.id}`],
+    );
     expect(rows[0].n).toBe(0);
   });
 });
@@ -167,7 +168,11 @@ describe('GET /v2/transfer/{id}/track (decision 36)', () => {
   });
 
   it('answers 404 for a preview and an unknown id', async () => {
-    const preview = await v2('POST', '/v2/quote', { sourceCurrency: 'USD', sourceAmount: '1', dest: `account:${subId}` });
+    const preview = await v2('POST', '/v2/quote', {
+      sourceCurrency: 'USD',
+      sourceAmount: '1',
+      dest: `account:${subId}`,
+    });
     expect(preview.status, preview.text).toBe(200);
     expect((await fetch(`${f.t.baseUrl}/v2/transfer/${preview.body.id}/track`)).status).toBe(404);
     expect((await fetch(`${f.t.baseUrl}/v2/transfer/TF_ZZZZ2222222/track`)).status).toBe(404);

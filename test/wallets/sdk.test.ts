@@ -16,7 +16,10 @@ beforeAll(async () => {
   f = await startTransfersApp();
   const auth = { type: 'signature' as const, apiKey: f.partner.apiKey, secretKey: f.partner.secretKey };
   client = new RampartClient({ baseUrl: f.t.baseUrl, auth });
-  anonymous = new RampartClient({ baseUrl: f.t.baseUrl, auth: { type: 'bearer', token: 'unused-for-open-routes' } });
+  anonymous = new RampartClient({
+    baseUrl: f.t.baseUrl,
+    auth: { type: 'bearer', token: 'unused-for-open-routes' },
+  });
 });
 afterAll(async () => f.t.close());
 
@@ -59,7 +62,12 @@ describe('v2 transfers, tracker, rates and account through the SDK', () => {
   it('moves money from a wallet with the v2 calls and tracks it without credentials', async () => {
     const wallet = await client.wallets.create({ name: 'sdk-payer' });
     await credit(f.t, wallet.srn, 'USD', '40');
-    const quote = await client.v2.quote({ source: wallet.srn, sourceCurrency: 'USD', sourceAmount: '10', dest: `account:${f.partner.accountId}` });
+    const quote = await client.v2.quote({
+      source: wallet.srn,
+      sourceCurrency: 'USD',
+      sourceAmount: '10',
+      dest: `account:${f.partner.accountId}`,
+    });
     expect(quote.status).toBe('PREVIEW');
     const created = await client.v2.createTransfer({
       source: wallet.srn,

@@ -122,7 +122,12 @@ describe('a wallet pays', () => {
     }
     // Another partner's master cannot reach it either (the same 403 as an unknown wallet).
     const foreign = await walletCall(t, other, 'POST', '/v3/transfers', {
-      body: { source: mastersWallet.srn, sourceCurrency: 'USD', sourceAmount: '5', dest: `account:${other.accountId}` },
+      body: {
+        source: mastersWallet.srn,
+        sourceCurrency: 'USD',
+        sourceAmount: '5',
+        dest: `account:${other.accountId}`,
+      },
     });
     expect(foreign.status).toBe(403);
     expect(await moneyState(t)).toEqual(before);

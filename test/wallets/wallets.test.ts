@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPartner, type PartnerCredentials } from '../helpers/partner.ts';
 import { createSubaccount } from '../identity/support.ts';
-import { credit, moneyState, operator, startTransfersApp, type TransfersFixture } from '../transfers/support.ts';
+import {
+  credit,
+  moneyState,
+  operator,
+  startTransfersApp,
+  type TransfersFixture,
+} from '../transfers/support.ts';
 import { createUser, TRANSFER_FIELDS } from '../users/support.ts';
 import { createWallet, WALLET_ID, type WalletBody, walletCall } from './support.ts';
 
@@ -123,7 +129,9 @@ describe('who sees a wallet', () => {
     const mine = await createWallet(t, partner, { name: unique('seen') });
     const users = await createWallet(t, partner, { name: unique('seen') }, `user:${userId}`);
     expect((await walletCall(t, partner, 'GET', `/v2/wallet/${users.id}`)).status).toBe(200);
-    const asUser = await walletCall(t, partner, 'GET', `/v2/wallet/${mine.id}`, { masqueradeAs: `user:${userId}` });
+    const asUser = await walletCall(t, partner, 'GET', `/v2/wallet/${mine.id}`, {
+      masqueradeAs: `user:${userId}`,
+    });
     expect(asUser.status).toBe(404);
     const asSub = await walletCall(t, partner, 'GET', `/v2/wallet/${users.id}`, { masqueradeAs: subId });
     expect(asSub.status).toBe(404);
@@ -131,7 +139,9 @@ describe('who sees a wallet', () => {
     expect(foreign.status).toBe(404);
     expect(foreign.body.type).toBe('NotFoundException');
 
-    const userList = await walletCall(t, partner, 'GET', '/v2/wallets?limit=100', { masqueradeAs: `user:${userId}` });
+    const userList = await walletCall(t, partner, 'GET', '/v2/wallets?limit=100', {
+      masqueradeAs: `user:${userId}`,
+    });
     const owners = new Set((userList.body.data as WalletBody[]).map((w) => w.owner));
     expect([...owners]).toEqual([`user:${userId}`]);
     const otherList = await walletCall(t, other, 'GET', '/v2/wallets');
@@ -145,7 +155,9 @@ describe('who sees a wallet', () => {
     const users = await createWallet(t, partner, { name }, `user:${userId}`);
     const found = await walletCall(t, partner, 'GET', `/v2/wallet?name=${name}`);
     expect(found.body.id).toBe(mine.id);
-    const asUser = await walletCall(t, partner, 'GET', `/v2/wallet?name=${name}`, { masqueradeAs: `user:${userId}` });
+    const asUser = await walletCall(t, partner, 'GET', `/v2/wallet?name=${name}`, {
+      masqueradeAs: `user:${userId}`,
+    });
     expect(asUser.body.id).toBe(users.id);
     expect((await walletCall(t, partner, 'GET', '/v2/wallet?name=nobody-has-this')).status).toBe(404);
   });
@@ -199,9 +211,21 @@ describe('POST /v2/wallets/batch (decision 32)', () => {
     expect(refused.body).toMatchObject({ type: 'ValidationException', problematicField: 'wallets[1].type' });
     expect(refused.body.errors).toEqual([
       expect.objectContaining({ index: 1, problematicField: 'wallets[1].type' }),
-      expect.objectContaining({ index: 2, problematicField: 'wallets[2].name', errorCode: 'validation.walletNameTaken' }),
-      expect.objectContaining({ index: 3, problematicField: 'wallets[3].name', errorCode: 'validation.fieldRequired' }),
-      expect.objectContaining({ index: 4, problematicField: 'wallets[4].name', errorCode: 'validation.walletNameTaken' }),
+      expect.objectContaining({
+        index: 2,
+        problematicField: 'wallets[2].name',
+        errorCode: 'validation.walletNameTaken',
+      }),
+      expect.objectContaining({
+        index: 3,
+        problematicField: 'wallets[3].name',
+        errorCode: 'validation.fieldRequired',
+      }),
+      expect.objectContaining({
+        index: 4,
+        problematicField: 'wallets[4].name',
+        errorCode: 'validation.walletNameTaken',
+      }),
     ]);
     expect(await moneyState(t)).toEqual(before);
     expect((await walletCall(t, partner, 'GET', `/v2/wallet?name=${fresh}`)).status).toBe(404);
@@ -216,7 +240,11 @@ describe('POST /v2/wallets/batch (decision 32)', () => {
 describe('POST /v2/wallet/{id}/update', () => {
   it('changes the fields sent, clears those sent as null, keeps the rest', async () => {
     const { t, partner } = f;
-    const wallet = await createWallet(t, partner, { name: unique('upd'), notes: 'old', callbackUrl: 'http://127.0.0.1:9/x' });
+    const wallet = await createWallet(t, partner, {
+      name: unique('upd'),
+      notes: 'old',
+      callbackUrl: 'http://127.0.0.1:9/x',
+    });
     const name = unique('renamed');
     const updated = await walletCall(t, partner, 'POST', `/v2/wallet/${wallet.id}/update`, {
       body: { name, notes: null, verificationData: { level: 2, checked: true } },
@@ -237,10 +265,14 @@ describe('POST /v2/wallet/{id}/update', () => {
     const first = await createWallet(t, partner, { name: unique('a') });
     const second = await createWallet(t, partner, { name: unique('b') });
     const before = await moneyState(t);
-    const clash = await walletCall(t, partner, 'POST', `/v2/wallet/${second.id}/update`, { body: { name: first.name } });
+    const clash = await walletCall(t, partner, 'POST', `/v2/wallet/${second.id}/update`, {
+      body: { name: first.name },
+    });
     expect(clash.status).toBe(400);
     expect(clash.body.errorCode).toBe('validation.walletNameTaken');
-    const foreign = await walletCall(t, other, 'POST', `/v2/wallet/${second.id}/update`, { body: { notes: 'mine' } });
+    const foreign = await walletCall(t, other, 'POST', `/v2/wallet/${second.id}/update`, {
+      body: { notes: 'mine' },
+    });
     expect(foreign.status).toBe(404);
     expect(await moneyState(t)).toEqual(before);
   });

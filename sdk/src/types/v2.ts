@@ -3,7 +3,7 @@ import type { CreateTransferRequest } from './transfers.js';
 
 /** v2 wallets, v2 transfer paths and the legacy account (docs/contract.md, "Wallets and v2 transfers"). */
 
-export type WalletType = 'DEFAULT' | 'ENTERPRISE' | 'SAVINGS';
+export type V2WalletType = 'DEFAULT' | 'ENTERPRISE' | 'SAVINGS';
 
 /** POST /v2/wallets; the wallet belongs to the party the client acts as (masquerade). */
 export interface CreateWalletRequest {
@@ -12,7 +12,7 @@ export interface CreateWalletRequest {
   callbackUrl?: string | null;
   notes?: string | null;
   /** DEFAULT when left out. */
-  type?: WalletType;
+  type?: V2WalletType;
 }
 
 /** POST /v2/wallets/batch: all or nothing, at most 100. */
@@ -35,7 +35,7 @@ export interface Wallet {
   name: string;
   owner: string;
   status: null;
-  type: WalletType;
+  type: V2WalletType;
   callbackUrl: string | null;
   notes: string | null;
   pusherChannel: string;
