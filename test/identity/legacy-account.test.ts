@@ -47,7 +47,9 @@ describe('the legacy v2 account', () => {
     expect(account.body).toMatchObject({
       id: partner.accountId,
       srn: `account:${partner.accountId}`,
-      type: 'INDIVIDUAL',
+      // A partner's master account is a business.
+      type: 'BUSINESS',
+      profile: expect.objectContaining({ businessAccount: true, type: 'BUSINESS' }),
       verified: expect.any(Boolean),
       ledgers: [
         {
