@@ -5,6 +5,8 @@
 
 CREATE TABLE wallets (
   id                 text PRIMARY KEY,
+  -- Creation order: a batch's wallets share one creation time and list in the order sent.
+  seq                bigint GENERATED ALWAYS AS IDENTITY,
   partner_id         text NOT NULL REFERENCES accounts (id),
   -- The SRN of whoever the wallet belongs to: `account:AC_…` or `user:US_…`.
   owner              text NOT NULL,
@@ -22,8 +24,8 @@ CREATE TABLE wallets (
 -- A name is the partner's own identifier of the wallet: unique per owner among live wallets.
 CREATE UNIQUE INDEX wallets_owner_name ON wallets (partner_id, owner, name) WHERE deleted_at IS NULL;
 -- Lists of one owner, and a master's list of its whole partner, oldest first.
-CREATE INDEX wallets_owner_created ON wallets (partner_id, owner, created_at, id) WHERE deleted_at IS NULL;
-CREATE INDEX wallets_partner_created ON wallets (partner_id, created_at, id) WHERE deleted_at IS NULL;
+CREATE INDEX wallets_owner_listed ON wallets (partner_id, owner, seq) WHERE deleted_at IS NULL;
+CREATE INDEX wallets_partner_listed ON wallets (partner_id, seq) WHERE deleted_at IS NULL;
 
 -- A payload no statement filters by (migration 030).
 ALTER TABLE wallets ALTER COLUMN verification_data SET STATISTICS 0;

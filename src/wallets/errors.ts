@@ -1,12 +1,7 @@
-import { ApiError, type ErrorEnvelope, invalidValue, notFound } from '../platform/errors.ts';
+import { ApiError, type ErrorEnvelope, type ItemError, invalidValue, notFound } from '../platform/errors.ts';
 
 /** One refused wallet of a batch, as the batch's answer lists it. */
-export interface ItemRefusal {
-  index: number;
-  problematicField: string;
-  errorCode: string;
-  message: string;
-}
+export type ItemRefusal = ItemError;
 
 /**
  * A refused batch (docs/contract.md, decision 32): the envelope names the first bad wallet in
@@ -23,7 +18,7 @@ export class BatchRefusal extends ApiError {
     );
   }
 
-  override toEnvelope(exceptionId: string): ErrorEnvelope & { errors: ItemRefusal[] } {
+  override toEnvelope(exceptionId: string): ErrorEnvelope {
     return { ...super.toEnvelope(exceptionId), errors: this.items };
   }
 }

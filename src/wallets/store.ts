@@ -31,13 +31,17 @@ const COLUMNS = `id, partner_id, owner, name, type, callback_url, notes, verific
 const WITH_BALANCES = `SELECT w.*, b.balances FROM selected w
   LEFT JOIN LATERAL ledger_balances_json_of(ARRAY['wallet:' || w.id]) b ON true`;
 
-/** Inserts the wallets together: a taken name refuses the statement, so all or none are stored. */
+/**
+ * Inserts the wallets together, in the order given (their `seq`): a taken name refuses the
+ * statement, so all or none are stored.
+ */
 export async function insertWallets(q: Queryable, wallets: NewWallet[]): Promise<void> {
   await q.query(
     `INSERT INTO wallets (${COLUMNS})
-     SELECT * FROM jsonb_to_recordset($1::jsonb) AS w(id text, partner_id text, owner text, name text,
-       type text, callback_url text, notes text, verification_data jsonb, pusher_channel text,
-       created_at timestamptz)`,
+     SELECT ${COLUMNS} FROM ROWS FROM (jsonb_to_recordset($1::jsonb) AS (id text, partner_id text,
+       owner text, name text, type text, callback_url text, notes text, verification_data jsonb,
+       pusher_channel text, created_at timestamptz)) WITH ORDINALITY AS w(${COLUMNS}, sent)
+     ORDER BY sent`,
     [JSON.stringify(wallets)],
   );
 }
@@ -106,7 +110,7 @@ export async function lockWallet(
   return rows[0];
 }
 
-/** A page of live wallets, oldest first; `owner` as in findWallet. */
+/** A page of live wallets in creation order; `owner` as in findWallet. */
 export async function pageWallets(
   q: Queryable,
   partnerId: string,
@@ -116,10 +120,10 @@ export async function pageWallets(
 ): Promise<WalletWithBalances[]> {
   const { rows } = await q.query<WalletWithBalances>(
     `WITH selected AS (
-       SELECT ${COLUMNS} FROM wallets
+       SELECT ${COLUMNS}, seq FROM wallets
        WHERE partner_id = $1 AND deleted_at IS NULL AND ($2::text IS NULL OR owner = $2)
-       ORDER BY created_at, id OFFSET $3 LIMIT $4)
-     ${WITH_BALANCES} ORDER BY w.created_at, w.id`,
+       ORDER BY seq OFFSET $3 LIMIT $4)
+     ${WITH_BALANCES} ORDER BY w.seq`,
     [partnerId, owner, offset, limit],
   );
   return rows;

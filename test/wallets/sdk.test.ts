@@ -47,6 +47,9 @@ describe('wallets through the SDK', () => {
       .catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(ValidationException);
     expect((refused as ValidationException).problematicField).toBe('wallets[1].name');
+    expect((refused as ValidationException).envelope.errors).toEqual([
+      expect.objectContaining({ index: 1, problematicField: 'wallets[1].name' }),
+    ]);
   });
 
   it('reads wallet balances as exact amounts', async () => {
