@@ -1,4 +1,4 @@
-import { html, page } from '../web/html.ts';
+import { html, page, type SafeHtml } from '../web/html.ts';
 import type { WalletOrderBody } from './view.ts';
 
 /** The simulated card issuer's 3-D Secure challenge: plain forms, no script, nothing third-party. */
@@ -6,8 +6,11 @@ export function threeDsPageHtml(
   order: WalletOrderBody,
   action: string,
   returnUrl: string | undefined,
+  redirect: string | undefined,
 ): string {
-  const hidden = returnUrl ? html`<input type="hidden" name="returnUrl" value="${returnUrl}">` : '';
+  const hidden: SafeHtml[] = [];
+  if (returnUrl) hidden.push(html`<input type="hidden" name="returnUrl" value="${returnUrl}">`);
+  if (redirect) hidden.push(html`<input type="hidden" name="redirect" value="${redirect}">`);
   const amount = `${order.sourceAmount.toFixed()} ${order.sourceCurrency}`;
   return page(
     '3-D Secure: confirm your payment',
