@@ -217,7 +217,10 @@ export const ENDPOINTS = {
     auth: 'partner',
     repeat: 'unkeyed',
     body: 'raw',
-    query: fieldsOf<UploadAccountDocumentQuery>()({ required: [], optional: ['documentType', 'documentSubType'] }),
+    query: fieldsOf<UploadAccountDocumentQuery>()({
+      required: [],
+      optional: ['documentType', 'documentSubType'],
+    }),
     response: account,
   },
   createApiKey: {

@@ -35,7 +35,11 @@ export interface CardProcessor {
 /** The `token` of an Apple Pay payment (PKPaymentToken) as Wyre's clients pass it on. */
 export interface ApplePayToken {
   paymentData: unknown;
-  paymentMethod: { displayName?: string | undefined; network?: string | undefined; type?: string | undefined };
+  paymentMethod: {
+    displayName?: string | undefined;
+    network?: string | undefined;
+    type?: string | undefined;
+  };
   transactionIdentifier?: string | undefined;
 }
 

@@ -12,7 +12,11 @@ const UPLOAD_MEDIA_TYPES = ['image/png', 'image/jpeg', 'application/pdf'];
 
 const UploadParams = Type.Object({
   accountId: Type.String({ minLength: 1, maxLength: 64 }),
-  fieldId: Type.String({ minLength: 1, maxLength: 64, description: 'individualGovernmentId or individualProofOfAddress' }),
+  fieldId: Type.String({
+    minLength: 1,
+    maxLength: 64,
+    description: 'individualGovernmentId or individualProofOfAddress',
+  }),
 });
 const UploadQuery = Type.Object({
   documentType: Type.Optional(
@@ -37,7 +41,8 @@ export const accountDocumentRoutes: FastifyPluginAsync<{ ctx: AccountDocumentsDe
       schema: {
         tags: ['Accounts'],
         security: PARTNER_SECURITY,
-        summary: 'Upload an account document (raw PNG, JPEG or PDF body, at most 7.75 MiB); answers the Account',
+        summary:
+          'Upload an account document (raw PNG, JPEG or PDF body, at most 7.75 MiB); answers the Account',
         description:
           'The account itself, or its master for a sub-account (masqueradeAs as for GET /v3/accounts/{accountId}). The body is the file itself with its Content-Type (image/png, image/jpeg or application/pdf); the bytes must be that type (400 `validation.contentTypeMismatch`), an empty file is refused. `fieldId` is a DOCUMENT profile field (individualGovernmentId, individualProofOfAddress; others 400); `documentType` for a government id is GOVT_ID, DRIVING_LICENSE, PASSPORT_CARD or PASSPORT, `documentSubType` FRONT or BACK. The document’s id is appended to the field’s value, which becomes PENDING. Larger than 7.75 MiB: 413; other media types: 415. A closed account: 403.',
         params: UploadParams,

@@ -45,7 +45,9 @@ function checkDocumentField(upload: AccountUpload): string {
   }
   const governmentId = fieldId === 'individualGovernmentId';
   if (documentType !== undefined) {
-    const allowed = governmentId ? GOVERNMENT_ID_TYPES.includes(documentType) : DOCUMENT_TYPE.test(documentType);
+    const allowed = governmentId
+      ? GOVERNMENT_ID_TYPES.includes(documentType)
+      : DOCUMENT_TYPE.test(documentType);
     if (!allowed) {
       throw invalidValue(
         'documentType',

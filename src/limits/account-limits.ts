@@ -15,7 +15,10 @@ export interface WindowLimit {
 }
 
 /** Context → window in hours (as text) → currency → limit (docs/contract.md decision 43). */
-export type LimitsByContext = Record<'ACCOUNT' | 'ACH' | 'DEBIT_CARD', Record<string, Record<string, WindowLimit>>>;
+export type LimitsByContext = Record<
+  'ACCOUNT' | 'ACH' | 'DEBIT_CARD',
+  Record<string, Record<string, WindowLimit>>
+>;
 
 const HOURS: Record<WindowName, string> = Object.fromEntries(
   WINDOWS.map((window) => [window.name, String(window.ms / 3_600_000)]),

@@ -36,7 +36,9 @@ export const overrideAnswer = {
   DEBIT_CARD_L2: null,
 };
 
-const usd = (limit: number, left: number) => ({ USD: { in: limit, out: null, availIn: left, availOut: null } });
+const usd = (limit: number, left: number) => ({
+  USD: { in: limit, out: null, availIn: left, availOut: null },
+});
 /** A user's limits after the example purchase: Wyre's US standard tables. */
 export const limitsByContextAnswer = {
   ACCOUNT: {},

@@ -1,7 +1,12 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { scopeOf } from '../identity/access.ts';
 import { operatorAction } from '../operator/auth.ts';
-import { errorResponses, OPERATOR_SECURITY, PARTNER_SECURITY, withExample } from '../platform/http/openapi.ts';
+import {
+  errorResponses,
+  OPERATOR_SECURITY,
+  PARTNER_SECURITY,
+  withExample,
+} from '../platform/http/openapi.ts';
 import { limitsOf } from './account-limits.ts';
 import { calculateLimits } from './calculate.ts';
 import { SUPPORTED_COUNTRIES } from './countries.ts';

@@ -30,7 +30,10 @@ export interface CheckedDocument {
  * bytes are one of the accepted kinds (never trusting the declared type or a name) and whose
  * declared Content-Type says the same. The size limit is the route's (MAX_DOCUMENT_BYTES, 413).
  */
-export async function checkedDocument(contentType: string | undefined, body: unknown): Promise<CheckedDocument> {
+export async function checkedDocument(
+  contentType: string | undefined,
+  body: unknown,
+): Promise<CheckedDocument> {
   const bytes = Buffer.isBuffer(body) ? body : undefined;
   if (!bytes || bytes.length === 0) throw userErrors.emptyDocument();
   const mediaType = await detectDocumentType(bytes);

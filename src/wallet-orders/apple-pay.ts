@@ -4,8 +4,8 @@ import { isOwnAccount } from '../orders/order-checks.ts';
 import { reserve, storeReservation } from '../orders/service.ts';
 import { fieldRequired, invalidValue } from '../platform/errors.ts';
 import type { ApplePayBody } from './apple-pay-schemas.ts';
-import type { WalletOrdersDeps } from './deps.ts';
 import { prepareWalletOrder } from './create.ts';
+import type { WalletOrdersDeps } from './deps.ts';
 import type { PreparedOrder } from './request.ts';
 import { parseProcessBody } from './schemas.ts';
 
@@ -88,32 +88,32 @@ export async function prepareApplePayOrder(
   const nowMs = ctx.clock.nowMs();
   const card = processor.applePayCard(paymentObject.token, nowMs);
   const request = parseProcessBody(
-      {
-        debitCard: card,
-        reservationId: order.reservationId ?? NO_RESERVATION_YET,
-        amount: order.amount,
-        sourceCurrency: order.sourceCurrency,
-        destCurrency: order.destCurrency,
-        dest: order.dest,
-        referrerAccountId: order.referrerAccountId,
-        givenName: required(billing.givenName, `${CONTACT}.givenName`),
-        familyName: required(billing.familyName, `${CONTACT}.familyName`),
-        email: required(shipping.emailAddress ?? billing.emailAddress, `${SHIPPING}.emailAddress`),
-        phone: e164(required(shipping.phoneNumber ?? billing.phoneNumber, `${SHIPPING}.phoneNumber`), country),
-        ...(order.referenceId ? { referenceId: order.referenceId } : {}),
-        address: {
-          street1: required(lines[0], `${CONTACT}.addressLines`),
-          ...(lines[1] ? { street2: lines[1] } : {}),
-          city: required(billing.locality, `${CONTACT}.locality`),
-          state: required(billing.administrativeArea, `${CONTACT}.administrativeArea`),
-          postalCode: required(billing.postalCode, `${CONTACT}.postalCode`),
-          country,
-        },
-        ipAddress: clientIp,
-        walletType: 'APPLE_PAY',
+    {
+      debitCard: card,
+      reservationId: order.reservationId ?? NO_RESERVATION_YET,
+      amount: order.amount,
+      sourceCurrency: order.sourceCurrency,
+      destCurrency: order.destCurrency,
+      dest: order.dest,
+      referrerAccountId: order.referrerAccountId,
+      givenName: required(billing.givenName, `${CONTACT}.givenName`),
+      familyName: required(billing.familyName, `${CONTACT}.familyName`),
+      email: required(shipping.emailAddress ?? billing.emailAddress, `${SHIPPING}.emailAddress`),
+      phone: e164(required(shipping.phoneNumber ?? billing.phoneNumber, `${SHIPPING}.phoneNumber`), country),
+      ...(order.referenceId ? { referenceId: order.referenceId } : {}),
+      address: {
+        street1: required(lines[0], `${CONTACT}.addressLines`),
+        ...(lines[1] ? { street2: lines[1] } : {}),
+        city: required(billing.locality, `${CONTACT}.locality`),
+        state: required(billing.administrativeArea, `${CONTACT}.administrativeArea`),
+        postalCode: required(billing.postalCode, `${CONTACT}.postalCode`),
+        country,
       },
-      nowMs,
-    );
+      ipAddress: clientIp,
+      walletType: 'APPLE_PAY',
+    },
+    nowMs,
+  );
   const prepared = await prepareWalletOrder(ctx, scope, request);
   const reservationId = await reservationFor(ctx, scope, body, country);
   return { ...prepared, request: { ...prepared.request, reservationId } };

@@ -204,8 +204,7 @@ export const walletOrderRoutes: FastifyPluginAsync<{ ctx: WalletOrdersDeps }> = 
         },
       },
     },
-    async (request) =>
-      authorizationWithRedirection(ctx, request.params.orderId, { scope: scopeOf(request) }),
+    async (request) => authorizationWithRedirection(ctx, request.params.orderId, { scope: scopeOf(request) }),
   );
 
   app.post<{ Body: AuthorizeBody }>(

@@ -34,7 +34,9 @@ function clientOf(credentials: PartnerCredentials) {
   });
 }
 
-const card = (limit: string, left: string) => ({ USD: { in: limit, out: null, availIn: left, availOut: null } });
+const card = (limit: string, left: string) => ({
+  USD: { in: limit, out: null, availIn: left, availOut: null },
+});
 
 async function newUser(owner: PartnerCredentials, scopes: string[] = ['TRANSFER']) {
   const created = await postSigned(t, owner, '/v3/users', { scopes });
@@ -91,7 +93,12 @@ describe('GET /v3/limits', () => {
   it('refuses another partner’s user, an srn of another account and a malformed srn', async () => {
     const other = await createPartner(t, { name: 'Other', usersApi: true });
     const theirs = await newUser(other);
-    for (const srn of [`user:${theirs}`, `account:${other.accountId}`, 'wallet:WA_2222222222A', 'user:nobody']) {
+    for (const srn of [
+      `user:${theirs}`,
+      `account:${other.accountId}`,
+      'wallet:WA_2222222222A',
+      'user:nobody',
+    ]) {
       const error = await client.limits.get({ srn }).catch((e: unknown) => e);
       expect(error, srn).toBeInstanceOf(ValidationException);
       expect((error as ValidationException).problematicField, srn).toBe('srn');

@@ -26,26 +26,29 @@ const CALLS: [method: string, path: string, errorCode: string, feature: string][
 ];
 
 describe('features Rampart does not offer', () => {
-  it.each(CALLS)('%s %s answers 501 naming the feature, signed or not', async (method, path, code, feature) => {
-    const body = method === 'POST' ? JSON.stringify({ ipAddress: '203.0.113.7' }) : undefined;
-    const signed = await signedFetch(t, partner, { method, path, ...(body ? { body } : {}) });
-    const anonymous = await fetch(`${t.baseUrl}${path}`, {
-      method,
-      ...(body ? { body, headers: { 'content-type': 'application/json' } } : {}),
-    });
-    for (const answer of [signed, anonymous]) {
-      expect(answer.status).toBe(501);
-      const envelope = (await answer.json()) as Record<string, unknown>;
-      expect(envelope).toMatchObject({
-        type: 'NotImplementedException',
-        errorCode: code,
-        transient: false,
-        language: 'en',
+  it.each(CALLS)(
+    '%s %s answers 501 naming the feature, signed or not',
+    async (method, path, code, feature) => {
+      const body = method === 'POST' ? JSON.stringify({ ipAddress: '203.0.113.7' }) : undefined;
+      const signed = await signedFetch(t, partner, { method, path, ...(body ? { body } : {}) });
+      const anonymous = await fetch(`${t.baseUrl}${path}`, {
+        method,
+        ...(body ? { body, headers: { 'content-type': 'application/json' } } : {}),
       });
-      expect(String(envelope.message)).toContain(feature);
-      expect(String(envelope.exceptionId)).toMatch(/^test_[A-Z0-9]{6}$/);
-    }
-  });
+      for (const answer of [signed, anonymous]) {
+        expect(answer.status).toBe(501);
+        const envelope = (await answer.json()) as Record<string, unknown>;
+        expect(envelope).toMatchObject({
+          type: 'NotImplementedException',
+          errorCode: code,
+          transient: false,
+          language: 'en',
+        });
+        expect(String(envelope.message)).toContain(feature);
+        expect(String(envelope.exceptionId)).toMatch(/^test_[A-Z0-9]{6}$/);
+      }
+    },
+  );
 
   it('answers 501 before looking at the body or the credentials', async () => {
     const answer = await fetch(`${t.baseUrl}/v3/swaps?ips=1.1.1.1`, {
@@ -63,7 +66,9 @@ describe('features Rampart does not offer', () => {
   });
 
   it('leaves them out of the published API document', async () => {
-    const spec = (await (await fetch(`${t.baseUrl}/openapi.json`)).json()) as { paths: Record<string, unknown> };
+    const spec = (await (await fetch(`${t.baseUrl}/openapi.json`)).json()) as {
+      paths: Record<string, unknown>;
+    };
     expect(Object.keys(spec.paths).filter((path) => /swaps|sep-24|firewall/.test(path))).toEqual([]);
   });
 });

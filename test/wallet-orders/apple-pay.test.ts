@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { noCardProcessor } from '../../src/cards/no-processor.ts';
 import {
   type ApplePayRequest,
   RampartClient,
   ServiceUnavailableException,
   ValidationException,
 } from '../../sdk/src/index.js';
+import { noCardProcessor } from '../../src/cards/no-processor.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createPartner, type PartnerCredentials } from '../helpers/partner.ts';
 import { snapshot } from '../orders/support.ts';
@@ -72,7 +72,12 @@ function applePayBody(
         },
         shippingContact: { emailAddress: 'ada@example.com', phoneNumber: '(415) 555-0100' },
         token: {
-          paymentData: { version: 'EC_v1', data: 'ZW5jcnlwdGVk', signature: 'c2ln', header: { ephemeralPublicKey: 'a' } },
+          paymentData: {
+            version: 'EC_v1',
+            data: 'ZW5jcnlwdGVk',
+            signature: 'c2ln',
+            header: { ephemeralPublicKey: 'a' },
+          },
           paymentMethod,
           transactionIdentifier: '5394A1B2C3D4E5F6',
         },
@@ -106,7 +111,12 @@ describe('Apple Pay in sandbox', () => {
   });
 
   it('without a reservation (and without an Idempotency-Key) makes an unlocked one for amount', async () => {
-    const response = await postSigned(t, partner, '/v3/apple-pay/process/partner', applePayBody(partner, { amount: '25' }));
+    const response = await postSigned(
+      t,
+      partner,
+      '/v3/apple-pay/process/partner',
+      applePayBody(partner, { amount: '25' }),
+    );
     const text = await response.text();
     expect(response.status, text).toBe(200);
     const answer = JSON.parse(text) as { id: string };
@@ -149,7 +159,11 @@ describe('Apple Pay in sandbox', () => {
   });
 
   it.each([
-    ['partnerId of another account', (b: ApplePayRequest) => ({ ...b, partnerId: 'AC_2222222222A' }), 'partnerId'],
+    [
+      'partnerId of another account',
+      (b: ApplePayRequest) => ({ ...b, partnerId: 'AC_2222222222A' }),
+      'partnerId',
+    ],
     [
       'no e-mail',
       (b: ApplePayRequest) => ({
@@ -178,18 +192,24 @@ describe('Apple Pay in sandbox', () => {
         ...b,
         payload: {
           ...b.payload,
-          paymentObject: { ...b.payload.paymentObject, shippingContact: { emailAddress: 'a@b.co', phoneNumber: 'call me' } },
+          paymentObject: {
+            ...b.payload.paymentObject,
+            shippingContact: { emailAddress: 'a@b.co', phoneNumber: 'call me' },
+          },
         },
       }),
       'payload.paymentObject.shippingContact.phoneNumber',
     ],
-  ])('refuses %s, naming the field, and stores nothing (no reservation either)', async (_name, change, field) => {
-    const before = await snapshot(t);
-    const error = await client.cards.applePay(change(applePayBody(partner))).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ValidationException);
-    expect((error as ValidationException).problematicField).toBe(field);
-    expect(await snapshot(t)).toEqual(before);
-  });
+  ])(
+    'refuses %s, naming the field, and stores nothing (no reservation either)',
+    async (_name, change, field) => {
+      const before = await snapshot(t);
+      const error = await client.cards.applePay(change(applePayBody(partner))).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ValidationException);
+      expect((error as ValidationException).problematicField).toBe(field);
+      expect(await snapshot(t)).toEqual(before);
+    },
+  );
 });
 
 describe('Apple Pay without a processor that takes it', () => {

@@ -82,10 +82,18 @@ describe('GET /v3/orders/{orderId} without credentials', () => {
   it('gives the whole order to its partner, and still 401 to a signature that does not verify', async () => {
     const orderId = await orderWith(partner, CARDS.approve);
     const whole = await client.orders.get(orderId);
-    expect(whole).toMatchObject({ id: orderId, email: 'ada@example.com', paymentMethodName: 'Visa ending 1111' });
-    const forged = await signedFetch(t, { ...partner, secretKey: `${partner.secretKey}x` }, {
-      path: `/v3/orders/${orderId}`,
+    expect(whole).toMatchObject({
+      id: orderId,
+      email: 'ada@example.com',
+      paymentMethodName: 'Visa ending 1111',
     });
+    const forged = await signedFetch(
+      t,
+      { ...partner, secretKey: `${partner.secretKey}x` },
+      {
+        path: `/v3/orders/${orderId}`,
+      },
+    );
     expect(forged.status).toBe(401);
     expect(await forged.json()).toMatchObject({ errorCode: 'accessDenied.invalidSignature' });
     const badBearer = await fetch(`${t.baseUrl}/v3/orders/${orderId}`, {
@@ -173,7 +181,9 @@ describe('GET /v3/orders/list', () => {
 
   it('masquerading as a user lists only the orders that user bought', async () => {
     const users = await createPartner(t, { name: 'Users partner', usersApi: true });
-    await setLimits(t, users.accountId, { STANDARD: { daily: '100000', weekly: '100000', yearly: '100000' } });
+    await setLimits(t, users.accountId, {
+      STANDARD: { daily: '100000', weekly: '100000', yearly: '100000' },
+    });
     const created = await signedFetch(t, users, { method: 'POST', path: '/v3/users', body: '{}' });
     expect(created.status).toBe(200);
     const userId = String(((await created.json()) as { id: string }).id);
