@@ -7,7 +7,7 @@ import { type AccountDocumentsDeps, uploadAccountDocument } from './account-docu
 import { documentUploadedAnswer } from './examples.ts';
 import { Account } from './schemas.ts';
 
-/** What Wyre's clients send an account document as (facts of docs/contract.md decision 44). */
+/** What Wyre's clients send an account document as (docs/contract.md decision 44). */
 const UPLOAD_MEDIA_TYPES = ['image/png', 'image/jpeg', 'application/pdf'];
 
 const UploadParams = Type.Object({

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NotFoundException, RampartClient } from '../../sdk/src/index.js';
-import type { TestApp } from '../helpers/app.ts';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createPartner, type PartnerCredentials, signedFetch } from '../helpers/partner.ts';
 import {
   CARDS,
@@ -104,6 +104,18 @@ describe('GET /v3/orders/{orderId} without credentials', () => {
       headers: { 'x-api-key': partner.apiKey },
     });
     expect(keyOnly.status).toBe(401);
+  });
+
+  it('counts anonymous reads against the per-IP rate limit like every open route', async () => {
+    const limited = await startTestApp({ env: { RAMPART_RATE_LIMIT_PER_IP: '3' } });
+    try {
+      const statuses = [];
+      for (let i = 0; i < 5; i++)
+        statuses.push((await fetch(`${limited.baseUrl}/v3/orders/WO_2222222222A`)).status);
+      expect(statuses).toEqual([404, 404, 404, 429, 429]);
+    } finally {
+      await limited.close();
+    }
   });
 
   it('answers an unknown id 404 without credentials too', async () => {
