@@ -1,4 +1,4 @@
-import { html, page, type SafeHtml } from '../web/html.ts';
+import { html, PAGE_SECURITY_HEADERS, page, type SafeHtml } from '../web/html.ts';
 import type { WalletOrderBody } from './view.ts';
 
 /** The simulated card issuer's 3-D Secure challenge: plain forms, no script, nothing third-party. */
@@ -56,4 +56,17 @@ export function safeReturnPath(value: string | undefined): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The page's headers. A with-redirection page's forms end at the reservation's URLs after the
+ * decision, and browsers hold a form's redirects to `form-action`: their origins join 'self'.
+ */
+export function threeDsPageHeaders(redirectOrigins: readonly string[]): typeof PAGE_SECURITY_HEADERS {
+  if (redirectOrigins.length === 0) return PAGE_SECURITY_HEADERS;
+  const policy = PAGE_SECURITY_HEADERS['content-security-policy'].replace(
+    "form-action 'self'",
+    ["form-action 'self'", ...redirectOrigins].join(' '),
+  );
+  return { ...PAGE_SECURITY_HEADERS, 'content-security-policy': policy };
 }

@@ -12,7 +12,7 @@ import {
   threeDsRedirectTarget,
   threeDsTokenValid,
 } from './service.ts';
-import { safeReturnPath, threeDsOutcomeHtml, threeDsPageHtml } from './three-ds-page.ts';
+import { safeReturnPath, threeDsOutcomeHtml, threeDsPageHeaders, threeDsPageHtml } from './three-ds-page.ts';
 
 const Params = {
   type: 'object',
@@ -61,13 +61,8 @@ export const threeDsRoutes: FastifyPluginAsync<{ ctx: WalletOrdersDeps }> = asyn
       const action = `/sandbox/3ds/${encodeURIComponent(orderId)}/${encodeURIComponent(token)}`;
       const { returnUrl, redirect } = request.query;
       const html = threeDsPageHtml(order, action, safeReturnPath(returnUrl), redirect);
-      if (redirect === undefined) return sendPage(reply, 200, html);
-      const origins = await threeDsRedirectOrigins(ctx, orderId);
-      const policy = PAGE_SECURITY_HEADERS['content-security-policy'].replace(
-        "form-action 'self'",
-        ["form-action 'self'", ...origins].join(' '),
-      );
-      return sendPage(reply, 200, html, { ...PAGE_SECURITY_HEADERS, 'content-security-policy': policy });
+      const origins = redirect === undefined ? [] : await threeDsRedirectOrigins(ctx, orderId);
+      return sendPage(reply, 200, html, threeDsPageHeaders(origins));
     },
   );
 
