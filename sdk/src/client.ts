@@ -2,6 +2,7 @@ import { type Caller, callerOf } from './resources/caller.js';
 import { AccountsApi, ApiKeysApi, PaymentMethodsApi, SessionsApi, UsersApi } from './resources/identity.js';
 import {
   CardsApi,
+  LimitsApi,
   OrdersApi,
   RatesApi,
   SubscriptionsApi,
@@ -29,6 +30,7 @@ export class RampartClient {
   readonly orders: OrdersApi;
   readonly cards: CardsApi;
   readonly widget: WidgetApi;
+  readonly limits: LimitsApi;
   readonly transfers: TransfersApi;
   readonly subscriptions: SubscriptionsApi;
   /** v2 wallets (`wallet:WA_…`); masquerade to reach a user's or sub-account's. */
@@ -53,6 +55,7 @@ export class RampartClient {
     this.orders = new OrdersApi(call);
     this.cards = new CardsApi(call);
     this.widget = new WidgetApi(call);
+    this.limits = new LimitsApi(call);
     this.transfers = new TransfersApi(call);
     this.subscriptions = new SubscriptionsApi(call);
     this.wallets = new WalletsApi(call);

@@ -108,6 +108,10 @@ export class ServiceUnavailableException extends RampartApiError {
 export class UnknownException extends RampartApiError {
   override name = 'UnknownException';
 }
+/** 501: a Wyre feature the server does not offer (swaps, SEP-24, firewall permits); not worth retrying. */
+export class NotImplementedException extends RampartApiError {
+  override name = 'NotImplementedException';
+}
 
 type ApiErrorClass = new (
   status: number,
@@ -134,6 +138,7 @@ export const ERROR_CLASSES: Readonly<Record<string, ApiErrorClass>> = {
   UnsupportedMediaTypeException,
   RateLimitException,
   ServiceUnavailableException,
+  NotImplementedException,
   UnknownException,
 };
 
