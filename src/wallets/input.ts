@@ -43,7 +43,10 @@ export async function callbackUrl(ctx: WalletsDeps, value: unknown, field: strin
   return value;
 }
 
-/** One wallet to create, checked; `prefix` is its place in the request ('' for a lone wallet). */
+/**
+ * One wallet to create, checked; `prefix` is its place in the request ('' for a lone wallet).
+ * Members it does not know are left alone, as Wyre left them.
+ */
 export async function walletInput(ctx: WalletsDeps, raw: unknown, prefix: string): Promise<WalletInput> {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     throw new ApiError('ValidationException', 'validation.invalidValue', `${prefix} must be an object.`, {
