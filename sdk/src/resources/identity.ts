@@ -9,6 +9,7 @@ import type {
   UpdateAccountRequest,
 } from '../types/identity.js';
 import type {
+  AttachBlockchainsRequest,
   CreatePaymentMethodRequest,
   CreateUserRequest,
   GetUserQuery,
@@ -133,5 +134,10 @@ export class PaymentMethodsApi {
   /** Disables the method; answers it as it now is. */
   delete(paymentMethodId: string, options?: CallOptions): Promise<PaymentMethod> {
     return this.call('deletePaymentMethod', { pathParams: { paymentMethodId } }, options);
+  }
+
+  /** Attaches deposit addresses; answers the method with `blockchains` keyed by currency. */
+  attach(paymentMethodId: string, request: AttachBlockchainsRequest, options?: CallOptions): Promise<PaymentMethod> {
+    return this.call('attachPaymentMethodBlockchains', { pathParams: { paymentMethodId }, json: request }, options);
   }
 }
