@@ -108,6 +108,7 @@ const paymentMethod = keysOf<PaymentMethod>()([
   'linkType',
   'last4Digits',
   'srn',
+  'blockchains',
 ]);
 const walletOrder = keysOf<WalletOrder>()([
   'id',

@@ -146,6 +146,9 @@ export const PaymentMethod = Type.Object(
     linkType: Type.String(),
     last4Digits: Type.String(),
     srn: Type.String(),
+    blockchains: Type.Record(Type.String(), Type.String(), {
+      description: 'Deposit addresses attached (POST /v2/paymentMethod/{id}/attach), keyed by currency',
+    }),
   },
   { additionalProperties: true },
 );

@@ -140,6 +140,6 @@ export interface PaymentMethod {
   linkType: string;
   last4Digits: string;
   /** Deposit addresses attached, keyed by currency. */
-  blockchains?: Record<string, string>;
+  blockchains: Record<string, string>;
   srn: string;
 }
