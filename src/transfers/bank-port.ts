@@ -60,7 +60,11 @@ export interface BankMethod {
   routingNumber: string | null;
 }
 
-export type BankMethodLookup = (q: Queryable, partnerId: string, id: string) => Promise<BankMethod | undefined>;
+export type BankMethodLookup = (
+  q: Queryable,
+  partnerId: string,
+  id: string,
+) => Promise<BankMethod | undefined>;
 
 /** What the transfer rules are given for bank parties: the rail (none: refused) and the methods' lookup. */
 export interface BankTransfersWiring {

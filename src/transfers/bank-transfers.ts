@@ -86,7 +86,13 @@ async function usableMethod(
 }
 
 /** Asks the rail to move the money: the dest amount out for a payout, the source amount in for a pull. */
-async function requestMovement(ctx: TransferRulesDeps, tx: Tx, row: NewTransfer, method: BankMethod, p: Parties) {
+async function requestMovement(
+  ctx: TransferRulesDeps,
+  tx: Tx,
+  row: NewTransfer,
+  method: BankMethod,
+  p: Parties,
+) {
   const rail = ctx.bankTransfers.rail;
   if (!rail) throw transferErrors.bankUnavailable();
   const payout = isPayout(p);
@@ -217,7 +223,8 @@ export async function onBankOutcome(ctx: TransferRulesDeps, tx: Tx, outcome: Ban
   if (!row) return;
   const parties = partiesOfRow(ctx, row);
   const reason = outcome.reason ?? 'The bank did not accept this transfer.';
-  if (outcome.status === 'RETURNED' && row.status === 'COMPLETED') return reverseSettled(ctx, tx, row, parties, reason);
+  if (outcome.status === 'RETURNED' && row.status === 'COMPLETED')
+    return reverseSettled(ctx, tx, row, parties, reason);
   if (row.status !== 'PENDING') return;
   if (outcome.status === 'SETTLED') return settle(ctx, tx, row, parties);
   return fail(ctx, tx, row, parties, reason);
@@ -272,7 +279,13 @@ async function fail(ctx: TransferRulesDeps, tx: Tx, row: TransferRow, parties: P
  * A return after settlement: the settlement's exact reverse, except that a pull's dest gives
  * back only what it still has available; the rest is booked to house:bank-returns.
  */
-async function reverseSettled(ctx: TransferRulesDeps, tx: Tx, row: TransferRow, parties: Parties, reason: string) {
+async function reverseSettled(
+  ctx: TransferRulesDeps,
+  tx: Tx,
+  row: TransferRow,
+  parties: Parties,
+  reason: string,
+) {
   let postings = reversalPostings(transferPostings(row, parties.dest));
   if (!isPayout(parties)) {
     const owed = new Money(row.dest_amount);
@@ -281,10 +294,13 @@ async function reverseSettled(ctx: TransferRulesDeps, tx: Tx, row: TransferRow, 
     const shortfall = owed.minus(taken);
     postings = postings
       .map((leg) =>
-        leg.owner === parties.dest.srn && leg.currency === row.dest_currency ? { ...leg, amount: taken.negated() } : leg,
+        leg.owner === parties.dest.srn && leg.currency === row.dest_currency
+          ? { ...leg, amount: taken.negated() }
+          : leg,
       )
       .filter((leg) => !leg.amount.isZero());
-    if (shortfall.gt(0)) postings.push({ owner: BANK_RETURNS_OWNER, currency: row.dest_currency, amount: shortfall.negated() });
+    if (shortfall.gt(0))
+      postings.push({ owner: BANK_RETURNS_OWNER, currency: row.dest_currency, amount: shortfall.negated() });
   }
   await postEntry(tx, { kind: 'transfer.reversed', reference: `transfer:${row.id}`, memo: reason, postings });
   const at = ctx.clock.now();

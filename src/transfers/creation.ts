@@ -57,7 +57,10 @@ export function newTransferRow(
   const history =
     status === 'PREVIEW'
       ? [historyEntry('PREVIEW', nowMs)]
-      : [historyEntry('INITIATED', nowMs), ...(p.autoConfirm ? confirmedHistory(waitsForOutside(p), nowMs) : [])];
+      : [
+          historyEntry('INITIATED', nowMs),
+          ...(p.autoConfirm ? confirmedHistory(waitsForOutside(p), nowMs) : []),
+        ];
   return {
     id,
     partner_id: scope.partnerId,

@@ -85,7 +85,10 @@ export const transferErrors = {
         : 'Field dest must be paymentmethod:PA_… (no :ach) to pay out to a bank account.',
     ),
   pullDest: () =>
-    invalidValue('dest', 'An ACH pull lands in an account or user balance: dest must be account:AC_… or user:US_….'),
+    invalidValue(
+      'dest',
+      'An ACH pull lands in an account or user balance: dest must be account:AC_… or user:US_….',
+    ),
   bankUnavailable: () =>
     new ApiError(
       'ServiceUnavailableException',
@@ -94,7 +97,11 @@ export const transferErrors = {
       { transient: false },
     ),
   paymentMethodUnknown: (field: string) =>
-    invalidValue(field, `${field} names a payment method that is not one of yours.`, 'validation.unknownPaymentMethod'),
+    invalidValue(
+      field,
+      `${field} names a payment method that is not one of yours.`,
+      'validation.unknownPaymentMethod',
+    ),
   paymentMethodNotActive: (field: string, status: string) =>
     invalidValue(
       field,
@@ -108,6 +115,10 @@ export const transferErrors = {
       'validation.unsupportedCurrency',
     ),
   notPullable: () =>
-    invalidValue('source', 'Only a LOCAL_TRANSFER (ACH) payment method can be pulled from.', 'validation.notPullable'),
+    invalidValue(
+      'source',
+      'Only a LOCAL_TRANSFER (ACH) payment method can be pulled from.',
+      'validation.notPullable',
+    ),
   sandboxOnly: () => forbidden('Simulated deposits exist only in sandbox.', 'accessDenied.sandboxOnly'),
 };

@@ -90,7 +90,8 @@ export function checkPartiesStatically(
   if (source.kind !== 'bank' && source.srn !== actingParty(scope).srn) throw transferErrors.notYourSource();
   if (dest.srn === source.srn) throw transferErrors.sameParty();
   if (movesThroughBank({ source, dest })) {
-    if (source.kind === 'bank' && (dest.kind === 'bank' || dest.kind === 'chain')) throw transferErrors.pullDest();
+    if (source.kind === 'bank' && (dest.kind === 'bank' || dest.kind === 'chain'))
+      throw transferErrors.pullDest();
     if (!ctx.bankTransfers.rail) throw transferErrors.bankUnavailable();
   }
   if (dest.kind === 'chain') {

@@ -14,7 +14,8 @@ export const SANDBOX_FAILING_BANK_ACCOUNT = '000222222226';
 export const SANDBOX_RETURNED_BANK_ACCOUNT = '000333333339';
 
 export const SANDBOX_BANK_FAILURE = 'Sandbox: the bank refused this transfer (documented failing account).';
-export const SANDBOX_BANK_RETURN = 'Sandbox: the bank returned this transfer after it settled (documented returned account).';
+export const SANDBOX_BANK_RETURN =
+  'Sandbox: the bank returned this transfer after it settled (documented returned account).';
 
 export const SANDBOX_BANK_JOB = 'transfers.sandboxBankSettle';
 /** A handler that throws (a lock timeout, a deadlock) gets the job retried with backoff; reports are idempotent. */

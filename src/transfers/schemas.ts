@@ -10,12 +10,16 @@ const Srn = (description: string) => Type.String({ minLength: 1, maxLength: 200,
 export const CreateTransferBody = Type.Object(
   {
     source: Type.Optional(
-      Srn('account:AC_…, user:US_… or paymentmethod:PA_…:ach (an ACH pull); defaults to the acting account or user'),
+      Srn(
+        'account:AC_…, user:US_… or paymentmethod:PA_…:ach (an ACH pull); defaults to the acting account or user',
+      ),
     ),
     sourceCurrency: Currency,
     sourceAmount: Type.Optional(Amount),
     destAmount: Type.Optional(Amount),
-    dest: Srn('account:AC_…, AC_…, user:US_…, <chain>:<address> (a withdrawal) or paymentmethod:PA_… (a bank payout)'),
+    dest: Srn(
+      'account:AC_…, AC_…, user:US_…, <chain>:<address> (a withdrawal) or paymentmethod:PA_… (a bank payout)',
+    ),
     destCurrency: Type.Optional(Currency),
     message: Type.Optional(Type.String({ maxLength: 1000 })),
     notifyUrl: Type.Optional(Type.String({ minLength: 1, maxLength: 2048 })),

@@ -6,6 +6,7 @@ import { GroupedTransactions, TransactionSteps } from '../platform/db/grouped-tr
 import type { Db, Queryable, Tx } from '../platform/db/pool.ts';
 import { newId } from '../platform/ids.ts';
 import { Money } from '../platform/money.ts';
+import { confirmBankTransfer, createBankTransfer, payerOf } from './bank-transfers.ts';
 import {
   confirmedHistory,
   creationCallbacks,
@@ -19,7 +20,6 @@ import {
 } from './creation.ts';
 import type { TransferRulesDeps } from './deps.ts';
 import { transferErrors } from './errors.ts';
-import { confirmBankTransfer, createBankTransfer, payerOf } from './bank-transfers.ts';
 import {
   checkPartiesStanding,
   maySettleFor,

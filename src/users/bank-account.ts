@@ -66,6 +66,7 @@ export function isClabe(value: string): boolean {
 }
 
 export function clabe(value: string): string {
-  if (!isClabe(value)) throw invalidValue('clabe', 'clabe must be an 18-digit CLABE with a valid check digit.');
+  if (!isClabe(value))
+    throw invalidValue('clabe', 'clabe must be an 18-digit CLABE with a valid check digit.');
   return value;
 }

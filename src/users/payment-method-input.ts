@@ -25,9 +25,9 @@ export interface BankDetails {
   beneficiary: Record<string, string>;
 }
 
-function required<T>(value: T | undefined, field: string): T {
-  if (value === undefined || value === '') throw fieldRequired(field);
-  return value;
+function required<T>(value: T, field: string): NonNullable<T> {
+  if (value === undefined || value === null || value === '') throw fieldRequired(field);
+  return value as NonNullable<T>;
 }
 
 function nameText(field: string, value: string): string {
@@ -44,7 +44,11 @@ export function plaidTokenOf(body: CreatePaymentMethodBody): PlaidToken | undefi
   const bar = publicToken.indexOf('|');
   return bar < 0
     ? { kind: 'public', publicToken, accountId: null }
-    : { kind: 'public', publicToken: publicToken.slice(0, bar), accountId: publicToken.slice(bar + 1) || null };
+    : {
+        kind: 'public',
+        publicToken: publicToken.slice(0, bar),
+        accountId: publicToken.slice(bar + 1) || null,
+      };
 }
 
 function usAch(body: CreatePaymentMethodBody) {
@@ -111,7 +115,8 @@ export function wireDetails(body: CreatePaymentMethodBody): BankDetails {
   const paymentType = body.paymentType ?? 'LOCAL_BANK_WIRE';
   if (paymentType !== 'LOCAL_BANK_WIRE')
     throw invalidValue('paymentType', 'INTERNATIONAL_TRANSFER supports paymentType LOCAL_BANK_WIRE.');
-  if (!isCountryCode(body.country)) throw invalidValue('country', 'country must be an ISO 3166-1 alpha-2 code.');
+  if (!isCountryCode(body.country))
+    throw invalidValue('country', 'country must be an ISO 3166-1 alpha-2 code.');
   const currency = required(body.currency, 'currency');
   if (!isKnownCurrency(currency)) throw invalidValue('currency', `Unsupported currency: "${currency}"`);
   const beneficiaryType = body.beneficiaryType ?? 'INDIVIDUAL';
@@ -128,7 +133,8 @@ export function wireDetails(body: CreatePaymentMethodBody): BankDetails {
   // A company account may be named by its company name alone; a person's needs both names.
   const company = corporate ? beneficiary.beneficiaryCompanyName : undefined;
   const first = body.firstNameOnAccount ?? company ?? required(body.firstNameOnAccount, 'firstNameOnAccount');
-  const last = body.lastNameOnAccount ?? (company ? '' : required(body.lastNameOnAccount, 'lastNameOnAccount'));
+  const last =
+    body.lastNameOnAccount ?? (company ? '' : required(body.lastNameOnAccount, 'lastNameOnAccount'));
   return {
     linkType: 'INTERNATIONAL_TRANSFER',
     paymentType,

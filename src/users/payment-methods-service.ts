@@ -5,8 +5,8 @@ import { invalidValue, notFound } from '../platform/errors.ts';
 import { newId } from '../platform/ids.ts';
 import { enqueueJob } from '../platform/jobs/queue.ts';
 import { actingUser } from './access.ts';
-import type { UsersDeps } from './deps.ts';
 import { assignDepositAddresses, depositAddressesOf } from './deposit-addresses.ts';
+import type { UsersDeps } from './deps.ts';
 import { userErrors } from './errors.ts';
 import {
   type BankDetails,
@@ -54,7 +54,10 @@ async function methodOwner(q: Queryable, scope: Scope, lock = false): Promise<Me
 async function bankDetailsOf(ctx: UsersDeps, body: CreatePaymentMethodBody): Promise<BankDetails> {
   if (body.paymentMethodType === 'INTERNATIONAL_TRANSFER') return wireDetails(body);
   if (body.paymentMethodType !== 'LOCAL_TRANSFER') {
-    throw invalidValue('paymentMethodType', 'paymentMethodType must be LOCAL_TRANSFER or INTERNATIONAL_TRANSFER.');
+    throw invalidValue(
+      'paymentMethodType',
+      'paymentMethodType must be LOCAL_TRANSFER or INTERNATIONAL_TRANSFER.',
+    );
   }
   const token = plaidTokenOf(body);
   if (!token) return localTransferDetails(body);
@@ -90,7 +93,8 @@ export async function createPaymentMethod(
   const details = await bankDetailsOf(ctx, body);
   const codes = body.attachBlockchains === undefined ? [] : blockchainCodes(body.attachBlockchains);
   const owner = await methodOwner(tx, scope, true);
-  if (body.owner !== undefined && body.owner !== owner.owner) throw userErrors.paymentMethodOwner(owner.owner);
+  if (body.owner !== undefined && body.owner !== owner.owner)
+    throw userErrors.paymentMethodOwner(owner.owner);
   if (owner.user) {
     const scopes = await listScopes(tx, owner.partnerId, owner.user.id);
     if (scopes.some((row) => row.status === 'CLOSED')) throw userErrors.userClosed();
@@ -151,7 +155,14 @@ export async function listOwnPaymentMethods(ctx: UsersDeps, scope: Scope, offset
 export async function deletePaymentMethod(ctx: UsersDeps, scope: Scope, id: string) {
   return withTransaction(ctx.db, async (tx) => {
     const row = await ownMethod(tx, scope, id, true);
-    const disabled = await setPaymentMethodStatus(tx, row.partner_id, id, 'DISABLED', 'Deleted.', ctx.clock.now());
+    const disabled = await setPaymentMethodStatus(
+      tx,
+      row.partner_id,
+      id,
+      'DISABLED',
+      'Deleted.',
+      ctx.clock.now(),
+    );
     return viewWithAddresses(tx, disabled);
   });
 }
@@ -161,10 +172,17 @@ export async function deletePaymentMethod(ctx: UsersDeps, scope: Scope, id: stri
  * (docs/contract.md decision 53), answered in `blockchains`. Attaching again adds chains and keeps
  * the addresses already given.
  */
-export async function attachBlockchains(ctx: UsersDeps, tx: Tx, scope: Scope, id: string, body: AttachBlockchainsBody) {
+export async function attachBlockchains(
+  ctx: UsersDeps,
+  tx: Tx,
+  scope: Scope,
+  id: string,
+  body: AttachBlockchainsBody,
+) {
   const row = await ownMethod(tx, scope, id, true);
   const codes = blockchainCodes(body.blockchain);
-  if (codes.length === 0) throw invalidValue('blockchain', 'blockchain must name a chain, e.g. "BTC" or "ALL".');
+  if (codes.length === 0)
+    throw invalidValue('blockchain', 'blockchain must name a chain, e.g. "BTC" or "ALL".');
   await assignDepositAddresses(ctx, tx, row.partner_id, `paymentmethod:${row.id}`, codes);
   return viewWithAddresses(tx, row);
 }

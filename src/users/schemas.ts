@@ -93,7 +93,10 @@ const text = (maxLength: number) => Type.Optional(Type.String({ maxLength }));
  */
 export const CreatePaymentMethodBody = Type.Object(
   {
-    paymentMethodType: Type.String({ maxLength: 32, description: 'LOCAL_TRANSFER or INTERNATIONAL_TRANSFER' }),
+    paymentMethodType: Type.String({
+      maxLength: 32,
+      description: 'LOCAL_TRANSFER or INTERNATIONAL_TRANSFER',
+    }),
     paymentType: text(32),
     country: Type.String({ maxLength: 2 }),
     currency: text(3),

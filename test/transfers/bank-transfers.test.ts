@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RampartClient, type Transfer } from '../../sdk/src/index.js';
+import { RampartClient } from '../../sdk/src/index.js';
 import {
   SANDBOX_BANK_FAILURE,
   SANDBOX_BANK_RETURN,
@@ -47,7 +47,11 @@ async function activeMethod(accountNumber = '000123456789', userId?: string): Pr
   const body = { ...US_BANK_ACCOUNT, accountNumber };
   const response = userId
     ? await asUser(t, partner, userId, 'POST', '/v2/paymentMethods', body)
-    : await signedFetch(t, partner, { method: 'POST', path: '/v2/paymentMethods', body: JSON.stringify(body) });
+    : await signedFetch(t, partner, {
+        method: 'POST',
+        path: '/v2/paymentMethods',
+        body: JSON.stringify(body),
+      });
   const { id } = await expectOk<{ id: string }>(response);
   await runUserJobs(t);
   return id;
@@ -138,19 +142,38 @@ describe('a bank payout (dest paymentmethod:PA_…)', () => {
     });
     await runJobs();
     const reversed = await client.transfers.get(created.id);
-    expect(reversed).toMatchObject({ status: 'REVERSED', reversalReason: SANDBOX_BANK_RETURN, failureReason: null });
-    expect(reversed.statusHistories.map((h) => h.state)).toEqual(['INITIATED', 'PENDING', 'COMPLETED', 'REVERSED']);
+    expect(reversed).toMatchObject({
+      status: 'REVERSED',
+      reversalReason: SANDBOX_BANK_RETURN,
+      failureReason: null,
+    });
+    expect(reversed.statusHistories.map((h) => h.state)).toEqual([
+      'INITIATED',
+      'PENDING',
+      'COMPLETED',
+      'REVERSED',
+    ]);
     expect(await total(account())).toBe(totalBefore);
     await expectLedgerSound(t);
   });
 
   it('refuses a method that is not ACTIVE, in another currency, or unknown, moving nothing', async () => {
     const pending = await expectOk<{ id: string }>(
-      await signedFetch(t, partner, { method: 'POST', path: '/v2/paymentMethods', body: JSON.stringify(US_BANK_ACCOUNT) }),
+      await signedFetch(t, partner, {
+        method: 'POST',
+        path: '/v2/paymentMethods',
+        body: JSON.stringify(US_BANK_ACCOUNT),
+      }),
     );
     const before = await moneyState(t);
     const attempt = (dest: string, destCurrency = 'USD') =>
-      transfer(t, partner, null, { sourceCurrency: 'USD', sourceAmount: '1', dest, destCurrency, autoConfirm: true });
+      transfer(t, partner, null, {
+        sourceCurrency: 'USD',
+        sourceAmount: '1',
+        dest,
+        destCurrency,
+        autoConfirm: true,
+      });
     const notActive = await attempt(`paymentmethod:${pending.id}`);
     expect(notActive.status, notActive.text).toBe(400);
     expect(notActive.body).toMatchObject({ errorCode: 'validation.paymentMethodNotActive' });
@@ -194,7 +217,9 @@ describe('an ACH pull (source paymentmethod:PA_…:ach)', () => {
     });
     expect(spend.body).toMatchObject({ type: 'InsufficientFundsException' });
     await runJobs();
-    const settled = await expectOk<TransferBody>(await asUser(t, partner, user, 'GET', `/v3/transfers/${created.body.id}`));
+    const settled = await expectOk<TransferBody>(
+      await asUser(t, partner, user, 'GET', `/v3/transfers/${created.body.id}`),
+    );
     expect(settled.status).toBe('COMPLETED');
     expect(Number(await available(`user:${user}`))).toBe(Number(arriving));
     await expectLedgerSound(t);
@@ -212,7 +237,9 @@ describe('an ACH pull (source paymentmethod:PA_…:ach)', () => {
     });
     expect(created.status, created.text).toBe(200);
     await runJobs();
-    const failed = await expectOk<TransferBody>(await asUser(t, partner, user, 'GET', `/v3/transfers/${created.body.id}`));
+    const failed = await expectOk<TransferBody>(
+      await asUser(t, partner, user, 'GET', `/v3/transfers/${created.body.id}`),
+    );
     expect(failed).toMatchObject({ status: 'FAILED', failureReason: SANDBOX_BANK_FAILURE });
     expect(await balances(t, `user:${user}`)).toEqual({ total: { USD: '0' }, available: { USD: '0' } });
     await expectLedgerSound(t);
@@ -337,5 +364,3 @@ describe('production without a bank rail', () => {
     }
   });
 });
-
-export type { Transfer };

@@ -163,7 +163,10 @@ describe('the ACH shapes clients send', () => {
   });
 
   it('plaidProcessorToken and plaidPublicToken are read the same way', async () => {
-    for (const body of [{ plaidProcessorToken: 'processor-sandbox-1234' }, { plaidPublicToken: 'public-sandbox-99' }]) {
+    for (const body of [
+      { plaidProcessorToken: 'processor-sandbox-1234' },
+      { plaidPublicToken: 'public-sandbox-99' },
+    ]) {
       const created = await expectOk<PaymentMethod>(
         await post({ ...body, paymentMethodType: 'LOCAL_TRANSFER', country: 'US' }),
       );
@@ -174,7 +177,11 @@ describe('the ACH shapes clients send', () => {
   it('a token Plaid refuses is 400 and creates nothing', async () => {
     const before = await userState(t);
     await expectError(
-      await post({ publicToken: 'public-sandbox-invalid|acc', paymentMethodType: 'LOCAL_TRANSFER', country: 'US' }),
+      await post({
+        publicToken: 'public-sandbox-invalid|acc',
+        paymentMethodType: 'LOCAL_TRANSFER',
+        country: 'US',
+      }),
       400,
       'ValidationException',
       { errorCode: 'paymentMethod.tokenRefused' },
@@ -184,9 +191,14 @@ describe('the ACH shapes clients send', () => {
 
   it('account and routing numbers keep the ABA check; a bad one changes nothing', async () => {
     const before = await userState(t);
-    await expectError(await post({ ...US_BANK_ACCOUNT, routingNumber: '021000022' }), 400, 'ValidationException', {
-      problematicField: 'routingNumber',
-    });
+    await expectError(
+      await post({ ...US_BANK_ACCOUNT, routingNumber: '021000022' }),
+      400,
+      'ValidationException',
+      {
+        problematicField: 'routingNumber',
+      },
+    );
     await expectError(
       await post({ paymentMethodType: 'LOCAL_TRANSFER', country: 'US', accountNumber: '000123456789' }),
       400,
@@ -197,7 +209,9 @@ describe('the ACH shapes clients send', () => {
   });
 
   it('the account number appears in no answer, no stored column in clear, and no log line', async () => {
-    const created = await expectOk<PaymentMethod>(await post({ ...US_BANK_ACCOUNT, accountNumber: '987654321012' }));
+    const created = await expectOk<PaymentMethod>(
+      await post({ ...US_BANK_ACCOUNT, accountNumber: '987654321012' }),
+    );
     expect(JSON.stringify(created)).not.toContain('987654321012');
     const { rows } = await t.database.db.query('SELECT * FROM payment_methods WHERE id = $1', [created.id]);
     expect(JSON.stringify(rows[0])).not.toContain('987654321012');
@@ -220,9 +234,10 @@ describe('the wire shape', () => {
       chargeableCurrencies: [],
       depositableCurrencies: ['USD'],
     });
-    const { rows } = await t.database.db.query('SELECT beneficiary, routing_number FROM payment_methods WHERE id = $1', [
-      created.id,
-    ]);
+    const { rows } = await t.database.db.query(
+      'SELECT beneficiary, routing_number FROM payment_methods WHERE id = $1',
+      [created.id],
+    );
     // Only what paying the wire needs is kept: no phone, no date of birth.
     expect(rows[0].beneficiary).toEqual({
       beneficiaryAddress: '112 Brannan St',
@@ -236,7 +251,14 @@ describe('the wire shape', () => {
   it('Mexico takes a CLABE with a valid check digit', async () => {
     const clabe = '002010077777777771';
     expect(isClabe(clabe)).toBe(true);
-    const mx = { ...POSTMAN_WIRE, country: 'MX', currency: 'MXN', accountNumber: undefined, routingNumber: undefined, clabe };
+    const mx = {
+      ...POSTMAN_WIRE,
+      country: 'MX',
+      currency: 'MXN',
+      accountNumber: undefined,
+      routingNumber: undefined,
+      clabe,
+    };
     const created = await expectOk<PaymentMethod>(await post(mx));
     expect(created).toMatchObject({ countryCode: 'MX', defaultCurrency: 'MXN', last4Digits: '7771' });
     await expectError(await post({ ...mx, clabe: '002010077777777772' }), 400, 'ValidationException', {
@@ -258,9 +280,14 @@ describe('the wire shape', () => {
   });
 
   it('an owner other than the caller is refused', async () => {
-    await expectError(await post({ ...POSTMAN_WIRE, owner: 'account:AC_ZZZZ2222222' }), 400, 'ValidationException', {
-      problematicField: 'owner',
-    });
+    await expectError(
+      await post({ ...POSTMAN_WIRE, owner: 'account:AC_ZZZZ2222222' }),
+      400,
+      'ValidationException',
+      {
+        problematicField: 'owner',
+      },
+    );
   });
 });
 
@@ -279,7 +306,11 @@ describe('production without a bank-account verifier', () => {
       await signedFetch(prod, prodPartner, {
         method: 'POST',
         path: '/v2/paymentMethods',
-        body: JSON.stringify({ publicToken: 'public-x|acc', paymentMethodType: 'LOCAL_TRANSFER', country: 'US' }),
+        body: JSON.stringify({
+          publicToken: 'public-x|acc',
+          paymentMethodType: 'LOCAL_TRANSFER',
+          country: 'US',
+        }),
       }),
       503,
       'ServiceUnavailableException',

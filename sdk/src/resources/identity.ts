@@ -137,7 +137,15 @@ export class PaymentMethodsApi {
   }
 
   /** Attaches deposit addresses; answers the method with `blockchains` keyed by currency. */
-  attach(paymentMethodId: string, request: AttachBlockchainsRequest, options?: CallOptions): Promise<PaymentMethod> {
-    return this.call('attachPaymentMethodBlockchains', { pathParams: { paymentMethodId }, json: request }, options);
+  attach(
+    paymentMethodId: string,
+    request: AttachBlockchainsRequest,
+    options?: CallOptions,
+  ): Promise<PaymentMethod> {
+    return this.call(
+      'attachPaymentMethodBlockchains',
+      { pathParams: { paymentMethodId }, json: request },
+      options,
+    );
   }
 }
