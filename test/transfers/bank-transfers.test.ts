@@ -335,6 +335,39 @@ describe('an ACH pull (source paymentmethod:PA_…:ach)', () => {
   });
 });
 
+describe('callbacks of bank transfers', () => {
+  it('are queued as for other transfers: notifyUrl and subscriptions to the method', async () => {
+    const user = await approvedUser(t, partner);
+    const method = await activeMethod('000777777777', user);
+    const subscribed = await asUser(t, partner, user, 'POST', '/v3/subscriptions', {
+      subscribeTo: `user:${user}`,
+      notifyTarget: 'http://127.0.0.1:9/subscribed',
+    });
+    expect(subscribed.status, await subscribed.clone().text()).toBe(200);
+    const created = await transfer(t, partner, user, {
+      source: `paymentmethod:${method}:ach`,
+      sourceCurrency: 'USD',
+      sourceAmount: '10',
+      dest: `user:${user}`,
+      notifyUrl: 'http://127.0.0.1:9/callbacks',
+      autoConfirm: true,
+    });
+    expect(created.status, created.text).toBe(200);
+    const { rows } = await t.database.db.query(
+      'SELECT trigger, url FROM callback_deliveries WHERE trigger = $1 ORDER BY url',
+      [`transfer:${created.body.id}`],
+    );
+    expect(rows).toEqual([
+      { trigger: `transfer:${created.body.id}`, url: 'http://127.0.0.1:9/callbacks' },
+      { trigger: `transfer:${created.body.id}`, url: 'http://127.0.0.1:9/subscribed' },
+    ]);
+    // The account number is in no job, no callback, no transfer.
+    const { rows: jobs } = await t.database.db.query('SELECT payload::text AS p FROM jobs');
+    expect(jobs.map((job) => job.p).join('\n')).not.toContain('000777777777');
+    await runJobs();
+  });
+});
+
 describe('production without a bank rail', () => {
   let prod: TestApp;
   let prodPartner: PartnerCredentials;
