@@ -58,6 +58,8 @@ export interface BankMethod {
   country: string;
   accountNumber: string;
   routingNumber: string | null;
+  /** A user's method: whether the user's ACH scope is APPROVED; null for an account's method. */
+  ownerAchApproved: boolean | null;
 }
 
 export type BankMethodLookup = (

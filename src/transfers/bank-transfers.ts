@@ -62,8 +62,9 @@ function bankSide(p: Parties): { party: BankParty; side: 'source' | 'dest' } {
 
 /**
  * The payment method of the bank party, as a transfer may use it: the partner's, not deleted,
- * ACTIVE, holding the currency of its side; a pull only from an ACH method, at creation only by
- * its owner (a confirmation's payer is checked by confirmTransfer).
+ * ACTIVE, holding the currency of its side; a pull only from an ACH method whose user (if a user
+ * owns it) has the ACH scope APPROVED, at creation only by its owner (a confirmation's payer is
+ * checked by confirmTransfer).
  */
 async function usableMethod(
   ctx: TransferRulesDeps,
@@ -78,6 +79,8 @@ async function usableMethod(
   if (side === 'source') {
     if (creating && method.owner !== actingParty(scope).srn) throw transferErrors.notYourSource();
     if (method.linkType !== 'LOCAL_TRANSFER') throw transferErrors.notPullable();
+    // Debiting a person's bank account needs the KYC of the ACH scope, as Wyre's did.
+    if (method.ownerAchApproved === false) throw transferErrors.achScopeNotApproved();
   }
   if (method.status !== 'ACTIVE') throw transferErrors.paymentMethodNotActive(side, method.status);
   const currency = side === 'dest' ? p.destCurrency : p.sourceCurrency;

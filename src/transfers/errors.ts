@@ -36,6 +36,8 @@ export const transferErrors = {
       'Only the payer confirms a transfer: act as its source (masqueradeAs), or as the master account.',
       'accessDenied.forbidden',
     ),
+  achScopeNotApproved: () =>
+    forbidden('The ACH scope of this user is not APPROVED.', 'accessDenied.scopeNotApproved'),
   scopeNotApproved: () =>
     forbidden('The TRANSFER scope of this user is not APPROVED.', 'accessDenied.scopeNotApproved'),
   userClosed: () => forbidden('This user is closed; contact support.', 'accessDenied.userClosed'),

@@ -230,6 +230,8 @@ export interface BankMethod {
   country: string;
   accountNumber: string;
   routingNumber: string | null;
+  /** A user's method: whether the user may pull from it (ACH scope APPROVED); null for an account's. */
+  ownerAchApproved: boolean | null;
 }
 
 /** A payment method of the partner for the transfers module (the composition root passes it on). */
@@ -241,6 +243,7 @@ export async function bankMethodFor(
 ): Promise<BankMethod | undefined> {
   const row = await findPartnerPaymentMethod(q, partnerId, id);
   if (!row) return undefined;
+  const scopes = row.user_id ? await listScopes(q, partnerId, row.user_id) : undefined;
   return {
     id: row.id,
     owner: row.owner,
@@ -250,5 +253,8 @@ export async function bankMethodFor(
     country: row.country,
     accountNumber: openAccountNumber(ctx, row),
     routingNumber: row.routing_number,
+    ownerAchApproved: scopes
+      ? scopes.some((scope) => scope.scope === 'ACH' && scope.status === 'APPROVED')
+      : null,
   };
 }

@@ -9,7 +9,7 @@ import {
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createPartner, type PartnerCredentials, signedFetch } from '../helpers/partner.ts';
 import { expectError, expectOk } from '../identity/support.ts';
-import { runUserJobs, US_BANK_ACCOUNT } from '../users/support.ts';
+import { createUser, runUserJobs, TRANSFER_FIELDS, US_BANK_ACCOUNT } from '../users/support.ts';
 import {
   approvedUser,
   asUser,
@@ -55,6 +55,29 @@ async function activeMethod(accountNumber = '000123456789', userId?: string): Pr
   const { id } = await expectOk<{ id: string }>(response);
   await runUserJobs(t);
   return id;
+}
+
+/**
+ * A user whose ACH scope is APPROVED (TRANSFER approved, an ACTIVE method, the hosted onboarding
+ * submitted, which sandbox completes at once), with that method.
+ */
+async function achUser(accountNumber: string): Promise<{ user: string; method: string }> {
+  const { id: user } = await createUser(t, partner, { fields: TRANSFER_FIELDS, scopes: ['TRANSFER', 'ACH'] });
+  const method = await activeMethod(accountNumber, user);
+  const link = await expectOk<{ verificationLinkUrl: string }>(
+    await asUser(t, partner, user, 'GET', `/v3/users/${user}/onboarding`),
+  );
+  const submitted = await fetch(`${t.baseUrl}${new URL(link.verificationLinkUrl).pathname}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: '',
+  });
+  expect(submitted.status).toBe(200);
+  const read = await expectOk<{ scopes: Record<string, { status: string }> }>(
+    await asUser(t, partner, user, 'GET', `/v3/users/${user}`),
+  );
+  expect(read.scopes.ACH?.status).toBe('APPROVED');
+  return { user, method };
 }
 
 const total = async (owner: string) => (await balances(t, owner)).total.USD ?? '0';
@@ -193,8 +216,7 @@ describe('a bank payout (dest paymentmethod:PA_…)', () => {
 
 describe('an ACH pull (source paymentmethod:PA_…:ach)', () => {
   it('lands pending (in total, not available), then settles', async () => {
-    const user = await approvedUser(t, partner);
-    const method = await activeMethod('000555555555', user);
+    const { user, method } = await achUser('000555555555');
     const created = await transfer(t, partner, user, {
       source: `paymentmethod:${method}:ach`,
       sourceCurrency: 'USD',
@@ -226,8 +248,7 @@ describe('an ACH pull (source paymentmethod:PA_…:ach)', () => {
   });
 
   it('a failed pull takes the pending funds back, leaving the balance at zero', async () => {
-    const user = await approvedUser(t, partner);
-    const method = await activeMethod(SANDBOX_FAILING_BANK_ACCOUNT, user);
+    const { user, method } = await achUser(SANDBOX_FAILING_BANK_ACCOUNT);
     const created = await transfer(t, partner, user, {
       source: `paymentmethod:${method}:ach`,
       sourceCurrency: 'USD',
@@ -246,8 +267,7 @@ describe('an ACH pull (source paymentmethod:PA_…:ach)', () => {
   });
 
   it('a return after settlement takes what is left and books the rest to house:bank-returns', async () => {
-    const user = await approvedUser(t, partner);
-    const method = await activeMethod(SANDBOX_RETURNED_BANK_ACCOUNT, user);
+    const { user, method } = await achUser(SANDBOX_RETURNED_BANK_ACCOUNT);
     const created = await transfer(t, partner, user, {
       source: `paymentmethod:${method}:ach`,
       sourceCurrency: 'USD',
@@ -270,8 +290,7 @@ describe('an ACH pull (source paymentmethod:PA_…:ach)', () => {
   });
 
   it('a return after the funds were spent: the dest goes to zero, never below, the rest to house:bank-returns', async () => {
-    const user = await approvedUser(t, partner);
-    const method = await activeMethod(SANDBOX_RETURNED_BANK_ACCOUNT, user);
+    const { user, method } = await achUser(SANDBOX_RETURNED_BANK_ACCOUNT);
     // The job runs both reports at once, so settle it by hand in between: the rail's settle is
     // the first report, the spend, then the return.
     const { onBankOutcome } = await import('../../src/transfers/bank-transfers.ts');
@@ -310,9 +329,8 @@ describe('an ACH pull (source paymentmethod:PA_…:ach)', () => {
   });
 
   it('only the method’s owner may pull from it, and only into a balance', async () => {
-    const owner = await approvedUser(t, partner);
+    const { user: owner, method } = await achUser('000666666666');
     const stranger = await approvedUser(t, partner);
-    const method = await activeMethod('000666666666', owner);
     const before = await moneyState(t);
     const notOwner = await transfer(t, partner, stranger, {
       source: `paymentmethod:${method}:ach`,
@@ -333,12 +351,27 @@ describe('an ACH pull (source paymentmethod:PA_…:ach)', () => {
     expect(toChain.body).toMatchObject({ problematicField: 'dest' });
     expect(await moneyState(t)).toEqual(before);
   });
+
+  it('a user’s method is pulled from only once the user’s ACH scope is APPROVED', async () => {
+    const user = await approvedUser(t, partner);
+    const method = await activeMethod('000888888888', user);
+    const before = await moneyState(t);
+    const refused = await transfer(t, partner, user, {
+      source: `paymentmethod:${method}:ach`,
+      sourceCurrency: 'USD',
+      sourceAmount: '10',
+      dest: `user:${user}`,
+      autoConfirm: true,
+    });
+    expect(refused.status, refused.text).toBe(403);
+    expect(refused.body).toMatchObject({ errorCode: 'accessDenied.scopeNotApproved' });
+    expect(await moneyState(t)).toEqual(before);
+  });
 });
 
 describe('callbacks of bank transfers', () => {
   it('are queued as for other transfers: notifyUrl and subscriptions to the method', async () => {
-    const user = await approvedUser(t, partner);
-    const method = await activeMethod('000777777777', user);
+    const { user, method } = await achUser('000777777777');
     const subscribed = await asUser(t, partner, user, 'POST', '/v3/subscriptions', {
       subscribeTo: `user:${user}`,
       notifyTarget: 'http://127.0.0.1:9/subscribed',
