@@ -5,10 +5,12 @@ import { checkoutPartnerRoutes } from './checkout/partner-routes.ts';
 import { checkoutRoutes } from './checkout/routes.ts';
 import type { Rampart } from './compose.ts';
 import { awaitReadAudits, partnerAccess } from './identity/access.ts';
+import { accountDocumentRoutes } from './identity/account-document-routes.ts';
 import { identityOperatorRoutes } from './identity/operator-routes.ts';
 import { identityRoutes } from './identity/routes.ts';
 import { ledgerOperatorRoutes } from './ledger/routes.ts';
 import { limitsRoutes } from './limits/routes.ts';
+import { notImplementedRoutes } from './not-implemented/routes.ts';
 import { installOperatorAuth } from './operator/auth.ts';
 import { operatorRoutes } from './operator/routes.ts';
 import { opsRoutes } from './ops/routes.ts';
@@ -92,6 +94,7 @@ export async function buildApp(ctx: Rampart, options: BuildOptions): Promise<Fas
   await app.register(opsRoutes, { ctx, metrics, latestMigration: options.latestMigration });
   await app.register(operatorRoutes, { ctx });
   await app.register(identityRoutes, { ctx });
+  await app.register(accountDocumentRoutes, { ctx });
   await app.register(identityOperatorRoutes, { ctx });
   await app.register(pricingRoutes, { ctx });
   await app.register(pricingOperatorRoutes, { ctx });
@@ -110,6 +113,7 @@ export async function buildApp(ctx: Rampart, options: BuildOptions): Promise<Fas
   await app.register(transfersOperatorRoutes, { ctx });
   await app.register(callbackRoutes, { ctx });
   await app.register(callbackOperatorRoutes, { ctx });
+  await app.register(notImplementedRoutes);
   return app;
 }
 

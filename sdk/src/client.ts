@@ -2,6 +2,7 @@ import { type Caller, callerOf } from './resources/caller.js';
 import { AccountsApi, ApiKeysApi, PaymentMethodsApi, SessionsApi, UsersApi } from './resources/identity.js';
 import {
   CardsApi,
+  LimitsApi,
   OrdersApi,
   RatesApi,
   SubscriptionsApi,
@@ -28,6 +29,7 @@ export class RampartClient {
   readonly orders: OrdersApi;
   readonly cards: CardsApi;
   readonly widget: WidgetApi;
+  readonly limits: LimitsApi;
   readonly transfers: TransfersApi;
   readonly subscriptions: SubscriptionsApi;
   private readonly transport: Transport;
@@ -48,6 +50,7 @@ export class RampartClient {
     this.orders = new OrdersApi(call);
     this.cards = new CardsApi(call);
     this.widget = new WidgetApi(call);
+    this.limits = new LimitsApi(call);
     this.transfers = new TransfersApi(call);
     this.subscriptions = new SubscriptionsApi(call);
   }

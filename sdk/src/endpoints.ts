@@ -9,14 +9,20 @@ import type {
   SessionKey,
   SessionKeyRequest,
   UpdateAccountRequest,
+  UploadAccountDocumentQuery,
 } from './types/identity.js';
 import type {
+  ApplePayOrder,
+  ApplePayRequest,
   AuthorizeRequest,
   AuthorizeResult,
   CardAuthorization,
   CardOrderRequest,
   DeclinedCardAttempts,
+  FullWalletOrder,
   Limits,
+  LimitsByContext,
+  LimitsQuery,
   LimitsRequest,
   Quote,
   QuoteRequest,
@@ -143,6 +149,14 @@ const walletOrder = keysOf<WalletOrder>()([
   'smsReplyBody',
   'smsTriggerAt',
 ]);
+const fullWalletOrder: readonly string[] = [
+  ...walletOrder,
+  ...keysOf<Omit<FullWalletOrder, keyof WalletOrder>>()([
+    'errorCategory',
+    'paymentNetworkErrorCode',
+    'internalErrorCode',
+  ]),
+];
 const transfer = keysOf<Transfer>()([
   'id',
   'status',
@@ -198,6 +212,18 @@ export const ENDPOINTS = {
     repeat: 'keyed',
     body: fieldsOf<SessionKeyRequest>()({ required: ['secretKey'], optional: [] }),
     response: keysOf<SessionKey>()(['apiKey', 'authenticatedAs']),
+  },
+  uploadAccountDocument: {
+    method: 'POST',
+    path: '/v3/accounts/{accountId}/{fieldId}',
+    auth: 'partner',
+    repeat: 'unkeyed',
+    body: 'raw',
+    query: fieldsOf<UploadAccountDocumentQuery>()({
+      required: [],
+      optional: ['documentType', 'documentSubType'],
+    }),
+    response: account,
   },
   createApiKey: {
     method: 'POST',
@@ -498,6 +524,50 @@ export const ENDPOINTS = {
     auth: 'partner',
     repeat: 'safe',
     response: walletOrder,
+  },
+  getFullWalletOrder: {
+    method: 'GET',
+    path: '/v3/orders/{orderId}/full',
+    auth: 'partner',
+    repeat: 'safe',
+    response: fullWalletOrder,
+  },
+  listWalletOrders: {
+    method: 'GET',
+    path: '/v3/orders/list',
+    auth: 'partner',
+    repeat: 'safe',
+    query: listQuery,
+    response: page,
+  },
+  processApplePay: {
+    method: 'POST',
+    path: '/v3/apple-pay/process/partner',
+    auth: 'partner',
+    repeat: 'keyed',
+    body: fieldsOf<ApplePayRequest>()({ required: ['partnerId', 'payload'], optional: [] }),
+    response: keysOf<ApplePayOrder>()(['id']),
+  },
+  getCardAuthorizationWithRedirection: {
+    method: 'GET',
+    path: '/v3/debitcard/authorization/{orderId}/with-redirection',
+    auth: 'partner',
+    repeat: 'safe',
+    response: keysOf<CardAuthorization>()([
+      'walletOrderId',
+      'smsNeeded',
+      'card2faNeeded',
+      'authorization3dsUrl',
+    ]),
+  },
+  getLimits: {
+    method: 'GET',
+    path: '/v3/limits',
+    auth: 'partner',
+    repeat: 'safe',
+    query: fieldsOf<LimitsQuery>()({ required: [], optional: ['srn'] }),
+    response: keysOf<LimitsByContext>()(['ACCOUNT', 'ACH', 'DEBIT_CARD']),
+    amounts: 'all',
   },
   getCardAuthorization: {
     method: 'GET',

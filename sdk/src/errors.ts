@@ -106,6 +106,10 @@ export class ServiceUnavailableException extends RampartApiError {
 export class UnknownException extends RampartApiError {
   override name = 'UnknownException';
 }
+/** 501: a Wyre feature the server does not offer (swaps, SEP-24, firewall permits); not worth retrying. */
+export class NotImplementedException extends RampartApiError {
+  override name = 'NotImplementedException';
+}
 
 type ApiErrorClass = new (
   status: number,
@@ -132,6 +136,7 @@ export const ERROR_CLASSES: Readonly<Record<string, ApiErrorClass>> = {
   UnsupportedMediaTypeException,
   RateLimitException,
   ServiceUnavailableException,
+  NotImplementedException,
   UnknownException,
 };
 

@@ -21,6 +21,7 @@ export type ErrorType =
   | 'UnsupportedMediaTypeException'
   | 'RateLimitException'
   | 'ServiceUnavailableException'
+  | 'NotImplementedException'
   | 'UnknownException';
 
 /** Default status per type; AccessDenied (401/403) and IdempotencyConflict (409/422) vary. */
@@ -42,6 +43,7 @@ const STATUS_BY_TYPE: Record<ErrorType, number> = {
   UnsupportedMediaTypeException: 415,
   RateLimitException: 429,
   ServiceUnavailableException: 503,
+  NotImplementedException: 501,
   UnknownException: 500,
 };
 

@@ -261,6 +261,18 @@ function attempts(): Attempt[] {
       body: lockedBody(b, { referrerAccountId: owned.accountId }),
     },
     { name: "read A's wallet order", method: 'GET', path: `/v3/orders/${owned.orderId}` },
+    { name: "read A's wallet order in full", method: 'GET', path: `/v3/orders/${owned.orderId}/full` },
+    {
+      name: "read A's order authorization with redirection",
+      method: 'GET',
+      path: `/v3/debitcard/authorization/${owned.orderId}/with-redirection`,
+    },
+    {
+      name: "upload a document to A's sub-account",
+      method: 'POST',
+      path: `/v3/accounts/${owned.subaccountId}/individualGovernmentId?documentType=PASSPORT`,
+      raw: { bytes: Buffer.from('%PDF-1.4\n%%EOF\n'), contentType: 'application/pdf' },
+    },
     {
       name: "read A's order authorization",
       method: 'GET',

@@ -7,6 +7,7 @@ import type {
   CreateApiKeyRequest,
   SessionKey,
   UpdateAccountRequest,
+  UploadAccountDocumentRequest,
 } from '../types/identity.js';
 import type {
   AttachBlockchainsRequest,
@@ -57,6 +58,24 @@ export class AccountsApi {
 
   update(accountId: string, request: UpdateAccountRequest, options?: CallOptions): Promise<Account> {
     return this.call('updateAccount', { pathParams: { accountId }, json: request }, options);
+  }
+
+  /** POST /v3/accounts/{accountId}/{fieldId}: the raw file, signed byte for byte; answers the Account. */
+  uploadDocument(
+    accountId: string,
+    fieldId: 'individualGovernmentId' | 'individualProofOfAddress',
+    request: UploadAccountDocumentRequest,
+    options?: CallOptions,
+  ): Promise<Account> {
+    return this.call(
+      'uploadAccountDocument',
+      {
+        pathParams: { accountId, fieldId },
+        query: { documentType: request.documentType, documentSubType: request.documentSubType },
+        raw: { data: request.data, contentType: request.contentType },
+      },
+      options,
+    );
   }
 }
 
