@@ -188,7 +188,6 @@ describe('a bank payout (dest paymentmethod:PA_…)', () => {
         body: JSON.stringify(US_BANK_ACCOUNT),
       }),
     );
-    const before = await moneyState(t);
     const attempt = (dest: string, destCurrency = 'USD') =>
       transfer(t, partner, null, {
         sourceCurrency: 'USD',
@@ -197,11 +196,24 @@ describe('a bank payout (dest paymentmethod:PA_…)', () => {
         destCurrency,
         autoConfirm: true,
       });
+    const other = await createPartner(t, { name: 'Other partner' });
+    const theirs = await expectOk<{ id: string }>(
+      await signedFetch(t, other, {
+        method: 'POST',
+        path: '/v2/paymentMethods',
+        body: JSON.stringify(US_BANK_ACCOUNT),
+      }),
+    );
+    const before = await moneyState(t);
     const notActive = await attempt(`paymentmethod:${pending.id}`);
     expect(notActive.status, notActive.text).toBe(400);
     expect(notActive.body).toMatchObject({ errorCode: 'validation.paymentMethodNotActive' });
     const unknown = await attempt('paymentmethod:PA_ZZZZ2222222');
     expect(unknown.body).toMatchObject({ errorCode: 'validation.unknownPaymentMethod' });
+    // Another partner's method is as unknown as one that never existed.
+    const crossPartner = await attempt(`paymentmethod:${theirs.id}`);
+    expect(crossPartner.status, crossPartner.text).toBe(400);
+    expect(crossPartner.body).toMatchObject({ errorCode: 'validation.unknownPaymentMethod' });
     const ach = await attempt(`paymentmethod:${pending.id}:ach`);
     expect(ach.status).toBe(400);
     expect(ach.body).toMatchObject({ problematicField: 'dest' });
