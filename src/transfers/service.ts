@@ -6,6 +6,7 @@ import { GroupedTransactions, TransactionSteps } from '../platform/db/grouped-tr
 import type { Db, Queryable, Tx } from '../platform/db/pool.ts';
 import { newId } from '../platform/ids.ts';
 import { Money } from '../platform/money.ts';
+import { confirmBankTransfer, createBankTransfer, payerOf } from './bank-transfers.ts';
 import {
   confirmedHistory,
   creationCallbacks,
@@ -19,7 +20,14 @@ import {
 } from './creation.ts';
 import type { TransferRulesDeps } from './deps.ts';
 import { transferErrors } from './errors.ts';
-import { checkPartiesStanding, maySettleFor, type Party, parseParty, partiesStanding } from './parties.ts';
+import {
+  checkPartiesStanding,
+  maySettleFor,
+  movesThroughBank,
+  type Party,
+  parseParty,
+  partiesStanding,
+} from './parties.ts';
 import type { TransferListQuery } from './schemas.ts';
 import {
   changeStatus,
@@ -56,14 +64,17 @@ async function queueChainSend(ctx: TransfersDeps, tx: Tx, row: NewTransfer, dest
   });
 }
 
-/** An autoConfirmed withdrawal also queues its chain send: two writers, so a transaction. */
-export function sendsOnChain(p: PreparedTransfer): boolean {
-  return settlesAtOnce(p) && p.dest.kind === 'chain';
+/**
+ * An autoConfirmed withdrawal also queues its chain send: two writers, so a transaction. So does
+ * every bank transfer (its rail request, its hold or pending entry).
+ */
+export function needsTransaction(p: PreparedTransfer): boolean {
+  return (settlesAtOnce(p) && p.dest.kind === 'chain') || movesThroughBank(p);
 }
 
 /**
  * POST /v3/transfers. `tx`: the caller's transaction (an Idempotency-Key's, or the one a
- * withdrawal needs, see sendsOnChain). A book transfer with autoConfirm is written by
+ * withdrawal needs, see needsTransaction). A book transfer with autoConfirm is written by
  * createSettledTransfer: on `tx`, or without one together with other requests' (one standing
  * read and one insert for them all, createSettledTransfers). Anything else reads the parties'
  * standing, then one statement writes the row with its effects: PREVIEW moves nothing;
@@ -76,6 +87,10 @@ export async function createTransfer(
   prepared: PreparedTransfer,
   tx?: Tx,
 ): Promise<TransferView> {
+  if (movesThroughBank(prepared)) {
+    if (!tx) throw new Error('a bank transfer is created in a transaction');
+    return createBankTransfer(ctx, tx, scope, prepared);
+  }
   if (settlesAtOnce(prepared)) {
     if (tx) return createSettledTransfer(ctx, TransactionSteps.alone(tx), { scope, prepared, tx });
     return ctx.settledTransfers.call({ scope, prepared });
@@ -169,12 +184,13 @@ export async function confirmTransfer(
 ): Promise<TransferView> {
   const row = await findTransfer(tx, scope.partnerId, id, visibleTo(scope), true);
   if (!row) throw transferErrors.notFound();
-  if (!maySettleFor(scope, row.source)) throw transferErrors.notThePayer();
+  if (!maySettleFor(scope, await payerOf(ctx, tx, row))) throw transferErrors.notThePayer();
   if (row.status !== 'UNCONFIRMED') throw transferErrors.notUnconfirmed(row.status);
   const nowMs = ctx.clock.nowMs();
   if (row.expires_at.getTime() <= nowMs) throw transferErrors.expired();
   const { source, dest } = partiesOf(row, ctx.chains.network);
   await checkPartiesStanding(tx, scope.partnerId, source, dest);
+  if (movesThroughBank({ source, dest })) return confirmBankTransfer(ctx, tx, scope, row, { source, dest });
   await queueChainSend(ctx, tx, row, dest);
   await settleHold(tx, row.hold_id!, {
     kind: TRANSFER_ENTRY_KIND,
@@ -183,7 +199,7 @@ export async function confirmTransfer(
   });
   const updated = await changeStatus(tx, row.id, {
     status: dest.kind === 'chain' ? 'PENDING' : 'COMPLETED',
-    history: confirmedHistory(dest, nowMs),
+    history: confirmedHistory(dest.kind === 'chain', nowMs),
     at: new Date(nowMs),
     completed: dest.kind !== 'chain',
   });
