@@ -13,12 +13,29 @@ import { assertWalletsStanding, type Drawer, walletIds, walletOwnerUsers } from 
 
 export { type Drawer, drawerOf } from './wallet-parties.ts';
 
-/** A transfer's source or dest, read from its SRN (API.md: a bare `AC_…` is an account). */
+/**
+ * A transfer's source or dest, read from its SRN (API.md: a bare `AC_…` is an account). A
+ * payment method is a bank account: a payout as dest, an ACH pull (`…:ach`) as source.
+ */
 export type Party =
   | { kind: 'account'; srn: string; id: string }
   | { kind: 'user'; srn: string; id: string }
   | { kind: 'wallet'; srn: string; id: string }
-  | { kind: 'chain'; srn: string; chain: Chain; address: string };
+  | { kind: 'chain'; srn: string; chain: Chain; address: string }
+  | { kind: 'bank'; srn: string; id: string };
+
+/**
+ * `paymentmethod:PA_…` (any case of the type, as clients send `paymentMethod:`), with `:ach` on
+ * a source (docs/contract.md decision 55); undefined when the value names no payment method.
+ */
+function parseBankParty(value: string, field: 'source' | 'dest'): Party | undefined {
+  const [type, id = '', suffix, ...rest] = value.split(':');
+  if (type?.toLowerCase() !== 'paymentmethod') return undefined;
+  const ach = suffix?.toLowerCase() === 'ach';
+  const valid = isId(id, 'PA') && rest.length === 0 && (suffix === undefined || (ach && field === 'source'));
+  if (!valid) throw transferErrors.bankParty(field);
+  return { kind: 'bank', srn: `paymentmethod:${id}${ach ? ':ach' : ''}`, id };
+}
 
 export function parseParty(value: string, field: 'source' | 'dest', network: Network): Party {
   const colon = value.indexOf(':');
@@ -30,13 +47,21 @@ export function parseParty(value: string, field: 'source' | 'dest', network: Net
   if (type === 'wallet' && isId(id, 'WA')) return { kind: 'wallet', srn: `wallet:${id}`, id };
   if (type === '' || type === 'account' || type === 'user' || type === 'wallet')
     throw transferErrors.party(field);
+  const bank = parseBankParty(value, field);
+  if (bank) return bank;
   const { chain, address } = parseChainSrn(value, field, network);
   return { kind: 'chain', srn: `${chain}:${address}`, chain, address };
 }
 
-/** Whose balance the party is in the ledger: chain addresses are the outside world. */
+/** Whose balance the party is in the ledger: chain addresses and bank accounts are the outside world. */
 export function ledgerOwner(party: Party): string {
-  return party.kind === 'chain' ? `external:chain:${party.chain}` : party.srn;
+  if (party.kind === 'chain') return `external:chain:${party.chain}`;
+  return party.kind === 'bank' ? 'external:bank' : party.srn;
+}
+
+/** Whether the transfer moves money through the bank rail: a payout, or an ACH pull. */
+export function movesThroughBank(p: { source: Party; dest: Party }): boolean {
+  return p.source.kind === 'bank' || p.dest.kind === 'bank';
 }
 
 /** The default source: the user or account the caller acts as. */
@@ -67,9 +92,17 @@ export function checkPartiesStatically(
 ) {
   if (source.kind === 'chain') throw transferErrors.chainSource();
   // Only the party one acts as may be drawn on: a user through masqueradeAs=user:…, an account
-  // as itself or through masqueradeAs=<sub-account>. A wallet's owner is read with the standing.
-  if (source.kind !== 'wallet' && source.srn !== actingParty(scope).srn) throw transferErrors.notYourSource();
+  // as itself or through masqueradeAs=<sub-account>. An ACH pull draws on a payment method,
+  // whose owner is checked against the acting party when it is read (bank-transfers.ts); a
+  // wallet's owner is read with the standing (wallet-parties.ts).
+  if (source.kind !== 'bank' && source.kind !== 'wallet' && source.srn !== actingParty(scope).srn)
+    throw transferErrors.notYourSource();
   if (dest.srn === source.srn) throw transferErrors.sameParty();
+  if (movesThroughBank({ source, dest })) {
+    if (source.kind === 'bank' && (dest.kind === 'bank' || dest.kind === 'chain'))
+      throw transferErrors.pullDest();
+    if (!ctx.bankTransfers.rail) throw transferErrors.bankUnavailable();
+  }
   if (dest.kind === 'chain') {
     if (!chainsForCurrency(destCurrency).includes(dest.chain))
       throw transferErrors.destWrongChain(dest.chain, destCurrency);

@@ -6,6 +6,7 @@ import { GroupedTransactions, TransactionSteps } from '../platform/db/grouped-tr
 import type { Db, Queryable, Tx } from '../platform/db/pool.ts';
 import { newId } from '../platform/ids.ts';
 import { Money } from '../platform/money.ts';
+import { confirmBankTransfer, createBankTransfer, payerOf } from './bank-transfers.ts';
 import {
   confirmedHistory,
   creationCallbacks,
@@ -23,6 +24,7 @@ import {
   checkPartiesStanding,
   drawerOf,
   maySettleFor,
+  movesThroughBank,
   type Party,
   parseParty,
   partiesStanding,
@@ -66,14 +68,17 @@ async function queueChainSend(ctx: TransfersDeps, tx: Tx, row: NewTransfer, dest
   });
 }
 
-/** An autoConfirmed withdrawal also queues its chain send: two writers, so a transaction. */
-export function sendsOnChain(p: PreparedTransfer): boolean {
-  return settlesAtOnce(p) && p.dest.kind === 'chain';
+/**
+ * An autoConfirmed withdrawal also queues its chain send: two writers, so a transaction. So does
+ * every bank transfer (its rail request, its hold or pending entry).
+ */
+export function needsTransaction(p: PreparedTransfer): boolean {
+  return (settlesAtOnce(p) && p.dest.kind === 'chain') || movesThroughBank(p);
 }
 
 /**
  * POST /v3/transfers. `tx`: the caller's transaction (an Idempotency-Key's, or the one a
- * withdrawal needs, see sendsOnChain). A book transfer with autoConfirm is written by
+ * withdrawal needs, see needsTransaction). A book transfer with autoConfirm is written by
  * createSettledTransfer: on `tx`, or without one together with other requests' (one standing
  * read and one insert for them all, createSettledTransfers). Anything else reads the parties'
  * standing, then one statement writes the row with its effects: PREVIEW moves nothing;
@@ -86,6 +91,10 @@ export async function createTransfer(
   prepared: PreparedTransfer,
   tx?: Tx,
 ): Promise<TransferView> {
+  if (movesThroughBank(prepared)) {
+    if (!tx) throw new Error('a bank transfer is created in a transaction');
+    return createBankTransfer(ctx, tx, scope, prepared);
+  }
   if (settlesAtOnce(prepared)) {
     if (tx) return createSettledTransfer(ctx, TransactionSteps.alone(tx), { scope, prepared, tx });
     return ctx.settledTransfers.call({ scope, prepared });
@@ -186,12 +195,13 @@ export async function confirmTransfer(
   if (!row) throw transferErrors.notFound();
   // A wallet's payer is its owner, which the standing read below knows (wallet-parties.ts).
   const fromWallet = row.source.startsWith('wallet:');
-  if (!fromWallet && !maySettleFor(scope, row.source)) throw transferErrors.notThePayer();
+  if (!fromWallet && !maySettleFor(scope, await payerOf(ctx, tx, row))) throw transferErrors.notThePayer();
   if (row.status !== 'UNCONFIRMED') throw transferErrors.notUnconfirmed(row.status);
   const nowMs = ctx.clock.nowMs();
   if (row.expires_at.getTime() <= nowMs) throw transferErrors.expired();
   const { source, dest } = partiesOf(row, ctx.chains.network);
   await checkPartiesStanding(tx, scope.partnerId, source, dest, drawerOf(scope));
+  if (movesThroughBank({ source, dest })) return confirmBankTransfer(ctx, tx, scope, row, { source, dest });
   await queueChainSend(ctx, tx, row, dest);
   await settleHold(tx, row.hold_id!, {
     kind: TRANSFER_ENTRY_KIND,
@@ -200,7 +210,7 @@ export async function confirmTransfer(
   });
   const updated = await changeStatus(tx, row.id, {
     status: dest.kind === 'chain' ? 'PENDING' : 'COMPLETED',
-    history: confirmedHistory(dest, nowMs),
+    history: confirmedHistory(dest.kind === 'chain', nowMs),
     at: new Date(nowMs),
     completed: dest.kind !== 'chain',
   });

@@ -13,7 +13,14 @@ import type { StatusHistoryEntry, StoredHistoryEntry } from './status-history.ts
 
 /** The SQL of `transfers`; rules live in service.ts and lifecycle.ts. Amounts travel as decimal text. */
 
-export type TransferStatus = 'PREVIEW' | 'UNCONFIRMED' | 'PENDING' | 'COMPLETED' | 'FAILED' | 'EXPIRED';
+export type TransferStatus =
+  | 'PREVIEW'
+  | 'UNCONFIRMED'
+  | 'PENDING'
+  | 'COMPLETED'
+  | 'FAILED'
+  | 'EXPIRED'
+  | 'REVERSED';
 
 export interface TransferRow {
   id: string;
@@ -264,6 +271,11 @@ export async function findListedTransferById(q: Queryable, id: string): Promise<
 export async function lockTransferById(q: Queryable, id: string): Promise<TransferRow | undefined> {
   const { rows } = await q.query<TransferRow>('SELECT * FROM transfers WHERE id = $1 FOR UPDATE', [id]);
   return rows[0];
+}
+
+/** The hold a transfer now waits on (an ACH pull's pending funds replace its confirmation hold). */
+export async function setTransferHold(q: Queryable, id: string, holdId: number): Promise<void> {
+  await q.query('UPDATE transfers SET hold_id = $2 WHERE id = $1', [id, holdId]);
 }
 
 export interface StatusChange {

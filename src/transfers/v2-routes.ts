@@ -15,7 +15,7 @@ import {
   createTransfer,
   getTransfer,
   getTransferByCustomId,
-  sendsOnChain,
+  needsTransaction,
   type TransfersDeps,
   trackTransfer,
 } from './service.ts';
@@ -36,7 +36,7 @@ export const transfersV2Routes: FastifyPluginAsync<{ ctx: TransfersDeps }> = asy
     const notifyUrl = rest.notifyUrl ?? callbackUrl;
     const prepared = await prepareTransfer(ctx, scope, { ...rest, ...(notifyUrl ? { notifyUrl } : {}) });
     const outcome =
-      hasIdempotencyKey(request) || sendsOnChain(prepared)
+      hasIdempotencyKey(request) || needsTransaction(prepared)
         ? await runIdempotent(ctx, request, idempotencyScope(scope), (tx) =>
             createTransfer(ctx, scope, prepared, tx),
           )

@@ -10,6 +10,7 @@ import type {
   UploadAccountDocumentRequest,
 } from '../types/identity.js';
 import type {
+  AttachBlockchainsRequest,
   CreatePaymentMethodRequest,
   CreateUserRequest,
   GetUserQuery,
@@ -152,5 +153,18 @@ export class PaymentMethodsApi {
   /** Disables the method; answers it as it now is. */
   delete(paymentMethodId: string, options?: CallOptions): Promise<PaymentMethod> {
     return this.call('deletePaymentMethod', { pathParams: { paymentMethodId } }, options);
+  }
+
+  /** Attaches deposit addresses; answers the method with `blockchains` keyed by currency. */
+  attach(
+    paymentMethodId: string,
+    request: AttachBlockchainsRequest,
+    options?: CallOptions,
+  ): Promise<PaymentMethod> {
+    return this.call(
+      'attachPaymentMethodBlockchains',
+      { pathParams: { paymentMethodId }, json: request },
+      options,
+    );
   }
 }
