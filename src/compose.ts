@@ -38,6 +38,8 @@ import { type CodeSender, sandboxCodeSender, undeliveredCodes } from './wallet-o
 import type { WalletOrdersDeps } from './wallet-orders/deps.ts';
 import { createOrderPlacement } from './wallet-orders/order-groups.ts';
 import { onOrderDeliveries, onOrderDelivery } from './wallet-orders/transitions.ts';
+import type { WalletsDeps } from './wallets/deps.ts';
+import { walletExists } from './wallets/service.ts';
 
 /**
  * The composition root. Configuration is read once (config.ts); here sandbox and production are
@@ -137,7 +139,8 @@ export interface Rampart
     LedgerDeps,
     IdentityDeps,
     SubscriptionsDeps,
-    OperatorDeps {}
+    OperatorDeps,
+    WalletsDeps {}
 
 /**
  * Wires the services of one set of pools from the ports: the base context, the lookups one
@@ -147,7 +150,7 @@ export interface Rampart
  */
 export function compose(config: RuntimeConfig, databases: Databases, ports: Ports, environment: Environment) {
   const { db, asyncCommitDb } = databases;
-  const owners: OwnerLookups = { account: accountExists, user: userExists };
+  const owners: OwnerLookups = { account: accountExists, user: userExists, wallet: walletExists };
   const ctx: Rampart = {
     config,
     db,

@@ -9,6 +9,7 @@ import {
   TransfersApi,
   WidgetApi,
 } from './resources/money.js';
+import { V2Api, WalletsApi } from './resources/v2.js';
 import { type ClientOptions, Transport } from './transport.js';
 
 /** `AC_…`, `account:AC_…` or `user:US_…` (spec §5.5). */
@@ -32,6 +33,10 @@ export class RampartClient {
   readonly limits: LimitsApi;
   readonly transfers: TransfersApi;
   readonly subscriptions: SubscriptionsApi;
+  /** v2 wallets (`wallet:WA_…`); masquerade to reach a user's or sub-account's. */
+  readonly wallets: WalletsApi;
+  /** Wyre's v2 paths: transfers, quote, tracker, rates, legacy account. */
+  readonly v2: V2Api;
   private readonly transport: Transport;
 
   constructor(options: ClientOptions);
@@ -53,6 +58,8 @@ export class RampartClient {
     this.limits = new LimitsApi(call);
     this.transfers = new TransfersApi(call);
     this.subscriptions = new SubscriptionsApi(call);
+    this.wallets = new WalletsApi(call);
+    this.v2 = new V2Api(call);
   }
 
   /** The masquerade target of this client, if any. */

@@ -16,6 +16,8 @@ export interface ErrorEnvelope {
   type: string;
   transient: boolean;
   problematicField?: string;
+  /** A refused batch (POST /v2/wallets/batch): every refused item, by its index in the request. */
+  errors?: { index: number; problematicField: string; errorCode: string; message: string }[];
 }
 
 /** Base of every error the SDK throws for an HTTP answer that is not 2xx. */

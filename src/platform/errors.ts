@@ -57,6 +57,16 @@ export interface ErrorEnvelope {
   type: ErrorType;
   transient: boolean;
   problematicField?: string;
+  /** A refused batch's every refused item (docs/contract.md, decision 32). */
+  errors?: ItemError[];
+}
+
+/** One refused item of a batch request, as its envelope lists it. */
+export interface ItemError {
+  index: number;
+  problematicField: string;
+  errorCode: string;
+  message: string;
 }
 
 export interface ApiErrorOptions {

@@ -14,7 +14,14 @@ import {
 } from './creation.ts';
 import type { TransferRulesDeps } from './deps.ts';
 import { transferErrors } from './errors.ts';
-import { actingParty, checkPartiesStanding, ledgerOwner, type Party, parseParty } from './parties.ts';
+import {
+  actingParty,
+  checkPartiesStanding,
+  drawerOf,
+  ledgerOwner,
+  type Party,
+  parseParty,
+} from './parties.ts';
 import { reversalPostings } from './postings.ts';
 import { historyEntry } from './status-history.ts';
 import {
@@ -139,7 +146,7 @@ export async function createBankTransfer(
   scope: Scope,
   p: PreparedTransfer,
 ): Promise<TransferView> {
-  await checkPartiesStanding(tx, scope.partnerId, p.source, p.dest);
+  await checkPartiesStanding(tx, scope.partnerId, p.source, p.dest, drawerOf(scope));
   const method = await usableMethod(ctx, tx, scope, p, true);
   const row = newTransferRow(ctx, scope, p, newId('TF'));
   const reference = `transfer:${row.id}`;

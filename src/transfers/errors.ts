@@ -16,7 +16,7 @@ export const transferErrors = {
   party: (field: string) =>
     invalidValue(
       field,
-      `Field ${field} must be account:AC_…, user:US_…, paymentmethod:PA_… or <chain>:<address>.`,
+      `Field ${field} must be account:AC_…, user:US_…, wallet:WA_…, paymentmethod:PA_… or <chain>:<address>.`,
     ),
   chainSource: () =>
     invalidValue(

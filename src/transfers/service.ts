@@ -22,6 +22,7 @@ import type { TransferRulesDeps } from './deps.ts';
 import { transferErrors } from './errors.ts';
 import {
   checkPartiesStanding,
+  drawerOf,
   maySettleFor,
   movesThroughBank,
   type Party,
@@ -31,13 +32,16 @@ import {
 import type { TransferListQuery } from './schemas.ts';
 import {
   changeStatus,
+  findListedTransferById,
   findTransfer,
+  findTransferByCustomId,
   insertSettled,
   insertTransferWith,
   type NewTransfer,
   pageTransfers,
   type TransferRow,
 } from './store.ts';
+import { type TrackingView, trackingView } from './track-view.ts';
 import type { PreparedTransfer } from './transfer-request.ts';
 import { type TransferView, transferView } from './view.ts';
 
@@ -96,7 +100,7 @@ export async function createTransfer(
     return ctx.settledTransfers.call({ scope, prepared });
   }
   const q = tx ?? ctx.db;
-  await checkPartiesStanding(q, scope.partnerId, prepared.source, prepared.dest);
+  await checkPartiesStanding(q, scope.partnerId, prepared.source, prepared.dest, drawerOf(scope));
   const fresh = newTransferRow(ctx, scope, prepared, newId('TF'));
   try {
     await insertTransferWith(q, fresh, {
@@ -137,7 +141,12 @@ export async function createSettledTransfer(
   { scope, prepared, tx }: SettledRequest,
 ): Promise<TransferView> {
   const { source, dest } = prepared;
-  const refusal = await steps.run(partiesStanding, { partnerId: scope.partnerId, source, dest });
+  const refusal = await steps.run(partiesStanding, {
+    partnerId: scope.partnerId,
+    source,
+    dest,
+    drawer: drawerOf(scope),
+  });
   if (refusal !== undefined) throw refusal;
   const row = newTransferRow(ctx, scope, prepared, newId('TF'));
   if (dest.kind === 'chain') {
@@ -184,12 +193,14 @@ export async function confirmTransfer(
 ): Promise<TransferView> {
   const row = await findTransfer(tx, scope.partnerId, id, visibleTo(scope), true);
   if (!row) throw transferErrors.notFound();
-  if (!maySettleFor(scope, await payerOf(ctx, tx, row))) throw transferErrors.notThePayer();
+  // A wallet's payer is its owner, which the standing read below knows (wallet-parties.ts).
+  const fromWallet = row.source.startsWith('wallet:');
+  if (!fromWallet && !maySettleFor(scope, await payerOf(ctx, tx, row))) throw transferErrors.notThePayer();
   if (row.status !== 'UNCONFIRMED') throw transferErrors.notUnconfirmed(row.status);
   const nowMs = ctx.clock.nowMs();
   if (row.expires_at.getTime() <= nowMs) throw transferErrors.expired();
   const { source, dest } = partiesOf(row, ctx.chains.network);
-  await checkPartiesStanding(tx, scope.partnerId, source, dest);
+  await checkPartiesStanding(tx, scope.partnerId, source, dest, drawerOf(scope));
   if (movesThroughBank({ source, dest })) return confirmBankTransfer(ctx, tx, scope, row, { source, dest });
   await queueChainSend(ctx, tx, row, dest);
   await settleHold(tx, row.hold_id!, {
@@ -210,6 +221,24 @@ export async function getTransfer(q: Queryable, scope: Scope, id: string): Promi
   const row = await findTransfer(q, scope.partnerId, id, visibleTo(scope));
   if (!row) throw transferErrors.notFound();
   return transferView(row);
+}
+
+/** GET /v2/transfer?customId=: the partner's transfer of that customId the scope can see. */
+export async function getTransferByCustomId(
+  q: Queryable,
+  scope: Scope,
+  customId: string,
+): Promise<TransferView> {
+  const row = await findTransferByCustomId(q, scope.partnerId, customId, visibleTo(scope));
+  if (!row) throw transferErrors.notFound();
+  return transferView(row);
+}
+
+/** GET /v2/transfer/{id}/track, without credentials: the tracker's impersonal view (track-view.ts). */
+export async function trackTransfer(q: Queryable, id: string): Promise<TrackingView> {
+  const row = await findListedTransferById(q, id);
+  if (!row) throw transferErrors.notFound();
+  return trackingView(row);
 }
 
 const DEFAULT_PAGE = 25;
