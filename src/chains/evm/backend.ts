@@ -6,7 +6,7 @@ import type { Chain } from '../addresses.ts';
 import type { ChainBackend, ChainsDeps, StartLog } from '../port.ts';
 import type { CustodyKeys } from './custody-keys.ts';
 import { checkChainId, evmRpc } from './rpc.ts';
-import { type EvmChainRuntime, isUnreachable, runSender } from './sender.ts';
+import { contractRefusal, type EvmChainRuntime, isUnreachable, runSender } from './sender.ts';
 import type { EvmChainSettings, EvmSendSettings } from './settings.ts';
 
 /** How often a process checks that an unreachable (or reached) node answers, for the 503 of new sends. */
@@ -91,6 +91,11 @@ export function evmChain(
     settleJob: () => ({ kind, runAtMs: Date.now(), maxAttempts: 1 }),
     depositAddress: (chain, seed) => keys.depositAccount(seedIndex(chain, seed)).address,
     reachable: () => up,
+    async destinationRefusal(address, currency) {
+      if (currency !== settings.nativeCurrency || sends.nativeToContracts) return undefined;
+      const code = await rpc.publicClient.getCode({ address: address as `0x${string}` });
+      return code !== undefined && code !== '0x' ? contractRefusal(address, currency) : undefined;
+    },
     async checkAtStart(log) {
       const id = await checkChainId(settings, rpc.publicClient, log);
       up = id !== undefined;

@@ -71,6 +71,11 @@ class Refusal extends Error {}
 /** The hot wallet cannot cover the send now: it waits (bounded by RAMPART_EVM_FUNDS_WAIT_MS). */
 class Shortfall extends Error {}
 
+/** Native coin to a contract is refused unless RAMPART_EVM_NATIVE_TO_CONTRACTS allows it (decision 77). */
+export function contractRefusal(address: string, currency: string): string {
+  return `${address} is a contract: ${currency} is not sent to contracts (RAMPART_EVM_NATIVE_TO_CONTRACTS).`;
+}
+
 /** Runs one round of the chain's sender, unless another worker is running one. */
 export async function runSender(ctx: ChainsDeps, chain: EvmChainRuntime): Promise<void> {
   const client = await ctx.db.connect();
@@ -245,10 +250,8 @@ async function paymentOf(chain: EvmChainRuntime, send: UnsignedSend): Promise<Pa
     if (units === undefined) throw new Refusal(`${send.amount} ${send.currency} is finer than 18 decimals.`);
     if (!chain.sends.nativeToContracts) {
       const code = await chain.rpc.publicClient.getCode({ address: to });
-      if (code !== undefined && code !== '0x')
-        throw new Refusal(
-          `${to} is a contract: ${send.currency} is not sent to contracts (RAMPART_EVM_NATIVE_TO_CONTRACTS).`,
-        );
+      // Checked again here: code may have been deployed at the address since the request.
+      if (code !== undefined && code !== '0x') throw new Refusal(contractRefusal(to, send.currency));
     }
     return { to, value: units, data: undefined, units, asset: 'native' };
   }

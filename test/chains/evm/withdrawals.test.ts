@@ -1,10 +1,11 @@
 import { parseEther } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { custodyKeys } from '../../../src/chains/evm/custody-keys.ts';
 import { fromBaseUnits } from '../../../src/chains/evm/units.ts';
 import { Money } from '../../../src/platform/money.ts';
 import { type EvmNode, startEvmNode } from '../../helpers/evm-node.ts';
 import { type RpcProxy, startRpcProxy } from '../../helpers/rpc-proxy.ts';
-import { balances, expectLedgerSound } from '../../transfers/support.ts';
+import { balances, expectLedgerSound, moneyState } from '../../transfers/support.ts';
 import {
   type ChainApp,
   chainEnv,
@@ -13,6 +14,7 @@ import {
   HOT_WALLET,
   RECIPIENT,
   rounds,
+  SEED,
   sendRows,
   settle,
   startChainApp,
@@ -231,15 +233,49 @@ describe('faults of a send', () => {
     await expectLedgerSound(app.t);
   }, 60_000);
 
-  it('native coin to a contract is refused unless allowed: FAILED, funds returned', async () => {
+  it('native coin to a contract is refused at the request: 400, nothing written', async () => {
     const forwarder = await node.deployForwarder();
+    const before = await moneyState(app.t);
+    const refused = await withdraw(app, 'ETH', '0.1', forwarder);
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({
+      errorCode: 'validation.contractAddress',
+      problematicField: 'dest',
+      message: `${forwarder} is a contract: ETH is not sent to contracts (RAMPART_EVM_NATIVE_TO_CONTRACTS).`,
+    });
+    expect(await moneyState(app.t)).toEqual(before);
+    // A token is no native coin: its transfer to a contract is the token's business.
+    expect((await withdraw(app, 'USDC', '2', forwarder)).status).toBe(200);
+  }, 60_000);
+
+  it('native coin to an address that became a contract after the request: FAILED, funds returned', async () => {
+    const address = custodyKeys(SEED).depositAccount(8).address;
     const before = await balances(app.t, `account:${app.partner.accountId}`);
-    const created = await withdraw(app, 'ETH', '0.1', forwarder);
+    const created = await withdraw(app, 'ETH', '0.1', address);
+    expect(created.status).toBe(200);
+    await node.rpc('hardhat_setCode', [address, '0x00']);
     const done = await settle(app, node, created.body.id);
     expect(done.status).toBe('FAILED');
     expect(done.failureReason).toContain('is a contract');
-    expect(await node.client.getBalance({ address: forwarder })).toBe(0n);
+    expect(await node.client.getBalance({ address })).toBe(0n);
     expect(await balances(app.t, `account:${app.partner.accountId}`)).toEqual(before);
+  }, 60_000);
+
+  it('native coin to a contract goes out when RAMPART_EVM_NATIVE_TO_CONTRACTS allows it', async () => {
+    const forwarder = await node.deployForwarder();
+    const allowing = await startChainApp(
+      chainEnv(proxy.url, { USDC: usdc, DAI: dai }, { RAMPART_EVM_NATIVE_TO_CONTRACTS: 'true' }),
+      { ETH: '10' },
+    );
+    try {
+      const created = await withdraw(allowing, 'ETH', '0.5', forwarder);
+      expect(created.status).toBe(200);
+      const done = await settle(allowing, node, created.body.id);
+      expect(done.status).toBe('COMPLETED');
+      expect(await node.client.getBalance({ address: forwarder })).toBe(parseEther(String(done.destAmount)));
+    } finally {
+      await allowing.t.close();
+    }
   }, 60_000);
 
   it('an address of the wrong chain, or a currency the chain does not carry: 400, nothing written', async () => {
