@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { erc20Abi } from 'viem';
+import { BaseError, erc20Abi } from 'viem';
 import { enqueueJob } from '../../platform/jobs/queue.ts';
 import type { JobRunner } from '../../platform/jobs/runner.ts';
 import type { Chain } from '../addresses.ts';
@@ -113,7 +113,10 @@ export function evmChain(
           await runSender(ctx, runtime);
         } catch (error) {
           // The next round tries again; a node that does not answer is a wait, not a fault.
-          if (!isUnreachable(error)) throw error;
+          if (isUnreachable(error)) return;
+          // viem's full message names the RPC URL, which may carry the provider's API key.
+          if (error instanceof BaseError) throw new Error(`${settings.chain} node: ${error.shortMessage}`);
+          throw error;
         } finally {
           await scheduleNext(ctx);
         }

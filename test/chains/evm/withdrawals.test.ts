@@ -1,7 +1,10 @@
+import pino from 'pino';
 import { parseEther } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { custodyKeys } from '../../../src/chains/evm/custody-keys.ts';
 import { fromBaseUnits } from '../../../src/chains/evm/units.ts';
+import { registerChainSettlers } from '../../../src/chains/port.ts';
+import { JobRunner } from '../../../src/platform/jobs/runner.ts';
 import { Money } from '../../../src/platform/money.ts';
 import { type EvmNode, startEvmNode } from '../../helpers/evm-node.ts';
 import { type RpcProxy, startRpcProxy } from '../../helpers/rpc-proxy.ts';
@@ -159,6 +162,38 @@ describe('a withdrawal to an EVM chain', () => {
       await node.rpc('evm_setAutomine', [true]);
     }
   }, 90_000);
+});
+
+describe('two workers', () => {
+  it('work one chain one at a time: every send its own nonce, each paid once', async () => {
+    const second = new JobRunner(app.t.database.db, pino({ level: 'silent' }), 50);
+    await registerChainSettlers(second, app.t.ctx);
+    const nonceBefore = await hotNonce();
+    const paidBefore = await node.client.getBalance({ address: RECIPIENT });
+    const ids: string[] = [];
+    for (let index = 0; index < 4; index++) ids.push((await withdraw(app, 'ETH', '0.1', RECIPIENT)).body.id);
+    for (let round = 0; round < 40; round++) {
+      await Promise.all([app.runner.drain(), second.drain()]);
+      const statuses = await Promise.all(ids.map(async (id) => (await getTransfer(app, id)).status));
+      if (statuses.every((status) => status !== 'PENDING')) break;
+      await node.mine(1);
+      await new Promise((resolve) => setTimeout(resolve, 60));
+    }
+    const done = await Promise.all(ids.map((id) => getTransfer(app, id)));
+    expect(done.map((transfer) => transfer.status)).toEqual([
+      'COMPLETED',
+      'COMPLETED',
+      'COMPLETED',
+      'COMPLETED',
+    ]);
+    const nonces = (await Promise.all(ids.map((id) => sendRows(app, `transfer:${id}`)))).map(
+      (rows) => rows[0]!.nonce,
+    );
+    expect(nonces.sort((a, b) => a - b)).toEqual([0, 1, 2, 3].map((offset) => nonceBefore + offset));
+    expect(await hotNonce()).toBe(nonceBefore + 4);
+    const paid = done.reduce((sum, transfer) => sum + parseEther(String(transfer.destAmount)), 0n);
+    expect(await node.client.getBalance({ address: RECIPIENT })).toBe(paidBefore + paid);
+  }, 60_000);
 });
 
 describe('faults of a send', () => {
