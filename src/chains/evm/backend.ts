@@ -6,7 +6,8 @@ import type { Chain } from '../addresses.ts';
 import type { ChainBackend, ChainsDeps, StartLog } from '../port.ts';
 import type { CustodyKeys } from './custody-keys.ts';
 import { checkChainId, evmRpc } from './rpc.ts';
-import { contractRefusal, type EvmChainRuntime, isUnreachable, runSender } from './sender.ts';
+import { contractRefusal, type EvmChainRuntime, isUnreachable } from './send-common.ts';
+import { runSender } from './sender.ts';
 import type { EvmChainSettings, EvmSendSettings } from './settings.ts';
 
 /** How often a process checks that an unreachable (or reached) node answers, for the 503 of new sends. */
