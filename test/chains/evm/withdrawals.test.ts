@@ -30,19 +30,22 @@ let app: ChainApp;
 /** USDC: a 6-decimal token; DAI: a token whose contract has only 6 decimals (the ledger keeps 18). */
 let usdc: `0x${string}`;
 let dai: `0x${string}`;
+/** A token the hot wallet holds none of (ledger code MATIC, carried here as an ERC-20). */
+let scarce: `0x${string}`;
 
 beforeAll(async () => {
   node = await startEvmNode();
   proxy = await startRpcProxy(node.rpcUrl);
   usdc = await node.deployToken('Test USD', 'USDC', 6);
   dai = await node.deployToken('Six-decimal DAI', 'DAI', 6);
+  scarce = await node.deployToken('Scarce', 'MATIC', 18);
   app = await startChainApp(
     chainEnv(
       proxy.url,
-      { USDC: usdc, DAI: dai },
+      { USDC: usdc, DAI: dai, MATIC: scarce },
       { RAMPART_EVM_FEE_BUMP_AFTER_MS: '300', RAMPART_EVM_FUNDS_WAIT_MS: '1500' },
     ),
-    { ETH: '1000', USDC: '100000', DAI: '100' },
+    { ETH: '1000', USDC: '100000', DAI: '100', MATIC: '50', AVAX: '5' },
   );
   await fundHotWallet(node, parseEther('20'));
   await node.mintToken(usdc, HOT_WALLET, 1_000_000_000_000n);
@@ -268,6 +271,24 @@ describe('faults of a send', () => {
     await expectLedgerSound(app.t);
   }, 60_000);
 
+  it('a token the hot wallet lacks: the send waits, then FAILED with the funds returned, no nonce used', async () => {
+    const before = await balances(app.t, `account:${app.partner.accountId}`);
+    const nonceBefore = await hotNonce();
+    const created = await withdraw(app, 'MATIC', '20', RECIPIENT);
+    expect(created.status).toBe(200);
+    await rounds(app, 3);
+    expect((await getTransfer(app, created.body.id)).status).toBe('PENDING');
+    await new Promise((resolve) => setTimeout(resolve, 1600));
+    const done = await settle(app, node, created.body.id);
+    expect(done.status).toBe('FAILED');
+    expect(done.failureReason).toMatch(
+      /^The ethereum hot wallet could not cover [0-9.]+ MATIC and its gas in time\.$/,
+    );
+    expect(await balances(app.t, `account:${app.partner.accountId}`)).toEqual(before);
+    expect(await hotNonce()).toBe(nonceBefore);
+    expect(await node.tokenBalance(scarce, RECIPIENT)).toBe(0n);
+  }, 60_000);
+
   it('native coin to a contract is refused at the request: 400, nothing written', async () => {
     const forwarder = await node.deployForwarder();
     const before = await moneyState(app.t);
@@ -322,9 +343,9 @@ describe('faults of a send', () => {
     );
     expect(bitcoin.status).toBe(400);
     expect(bitcoin.body).toMatchObject({ errorCode: 'validation.invalidAddress', problematicField: 'dest' });
-    const matic = await withdraw(app, 'MATIC', '1', RECIPIENT);
-    expect(matic.status).toBe(400);
-    expect(matic.body).toMatchObject({ errorCode: 'validation.invalidAddress', problematicField: 'dest' });
+    const avax = await withdraw(app, 'AVAX', '1', RECIPIENT);
+    expect(avax.status).toBe(400);
+    expect(avax.body).toMatchObject({ errorCode: 'validation.invalidAddress', problematicField: 'dest' });
   });
 
   it('the node down, answering errors or garbage: queued sends wait and go out once it answers', async () => {
