@@ -9,12 +9,16 @@ import { broadcastOne, type EvmChainRuntime, eachAlone, storedView } from './sen
 import { insertSignedTx, markDone, type PendingSend, pendingSends, type StoredTx } from './send-store.ts';
 import { fromBaseUnits } from './units.ts';
 
-/** The sender's last step: broadcast sends followed to their outcome, bumped when stuck (decisions 71, 73, 78). */
+// The sender's last step: broadcast sends followed to their outcome, bumped when stuck (decisions 71, 73, 78).
 
 /** A replacement pays at least this much more (nodes ask for 10 %). */
 const BUMP_NUMERATOR = 1125n;
 const BUMP_DENOMINATOR = 1000n;
 
+/**
+ * Each send with a nonce, by nonce: finished once mined with its confirmations, or once its
+ * nonce went to another transaction (dropped); otherwise kept alive (broadcast again, bumped).
+ */
 export async function followPending(ctx: ChainsDeps, client: Tx, chain: EvmChainRuntime): Promise<void> {
   const pending = await pendingSends(client, chain.settings.chain);
   if (pending.length === 0) return;

@@ -23,10 +23,11 @@ import {
 } from './send-store.ts';
 import { toBaseUnits } from './units.ts';
 
-/** The sender's first step: queued sends checked, priced, given their nonce and signed (decisions 72–77). */
+// The sender's first step: queued sends checked, priced, given their nonce and signed (decisions 72–77).
 
 /** Sends given a nonce per round: bounds one round's work. */
 const SIGN_BATCH = 50;
+
 interface Payment {
   to: `0x${string}`;
   value: bigint;
@@ -42,6 +43,10 @@ interface Funds {
   tokens: Map<string, bigint>;
 }
 
+/**
+ * The queued sends without a nonce, oldest first: each is refused (FAILED), left waiting for funds,
+ * or signed, stored and broadcast. The funds are read once per round and drawn down send by send.
+ */
 export async function signQueued(ctx: ChainsDeps, client: Tx, chain: EvmChainRuntime): Promise<void> {
   const queued = await sendsWithoutNonce(client, chain.settings.chain, SIGN_BATCH);
   if (queued.length === 0) return;
