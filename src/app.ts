@@ -25,6 +25,7 @@ import { lazyChildLogger, loggerOptions } from './platform/logger.ts';
 import { pricingOperatorRoutes } from './pricing/operator-routes.ts';
 import { pricingRoutes } from './pricing/routes.ts';
 import { transfersOperatorRoutes } from './transfers/operator-routes.ts';
+import { chainsOperatorRoutes } from './chains/operator-routes.ts';
 import { transfersRoutes } from './transfers/routes.ts';
 import { usersOperatorRoutes } from './users/operator-routes.ts';
 import { paymentMethodRoutes } from './users/payment-method-routes.ts';
@@ -108,6 +109,7 @@ export async function buildApp(ctx: Rampart, options: BuildOptions): Promise<Fas
   await app.register(threeDsRoutes, { ctx });
   await app.register(transfersRoutes, { ctx });
   await app.register(transfersOperatorRoutes, { ctx });
+  await app.register(chainsOperatorRoutes, { ctx });
   await app.register(callbackRoutes, { ctx });
   await app.register(callbackOperatorRoutes, { ctx });
   return app;

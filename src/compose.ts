@@ -21,6 +21,7 @@ import { Clock } from './platform/clock.ts';
 import type { AppContext } from './platform/context.ts';
 import type { Db } from './platform/db/pool.ts';
 import { createPriceFeed, type PriceFeed } from './pricing/service.ts';
+import { recordChainDeposits } from './transfers/deposits.ts';
 import { onTransferOutcome } from './transfers/lifecycle.ts';
 import { createSettledTransfers, getTransfer, type TransfersDeps } from './transfers/service.ts';
 import { type BankAccountVerifier, sandboxBankVerifier } from './users/bank-verifier.ts';
@@ -159,6 +160,7 @@ export function compose(config: RuntimeConfig, databases: Databases, ports: Port
       network: environment.network,
       backends: ports.chains,
       outcomes: chainOutcomeHandlers(() => ctx),
+      deposits: (tx, deposits) => recordChainDeposits(ctx, tx, deposits),
     },
     owners,
     userOwners: cachedOwnerLookup(findUserOwner),

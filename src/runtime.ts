@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { buildApp } from './app.ts';
 import { type DeliveryWorker, startCallbackWorker } from './callbacks/worker.ts';
-import { registerChainSettlers } from './chains/port.ts';
+import { registerChainSettlers, registerChainWatchers } from './chains/port.ts';
 import { purgeOldAttempts } from './checkout/attempts-store.ts';
 import { compose, environmentOf, portsFor, type Rampart } from './compose.ts';
 import type { Config } from './config.ts';
@@ -87,6 +87,10 @@ export const RAMPART_TABLES = [
   'checkout_card_attempts',
   'chain_sends',
   'deposit_addresses',
+  'evm_deposit_keys',
+  'evm_deposits',
+  'evm_sweeps',
+  'evm_watch_cursors',
   'fee_schedule',
   'idempotency_keys',
   'jobs',
@@ -228,6 +232,7 @@ async function startOn(config: Config, mode: Mode, opened: OpenedDatabase): Prom
     registerUserJobs(jobs, workerCtx);
     registerWalletOrderJobs(jobs, workerCtx);
     registerChainSettlers(jobs, workerCtx);
+    await registerChainWatchers(jobs, workerCtx);
     await registerTransferJobs(jobs, workerCtx);
     jobs.start();
     callbacks = startCallbackWorker(workerCtx, log);
