@@ -6,7 +6,6 @@ import {
   type Hash,
   type Hex,
   keccak256,
-  type PublicClient,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { postEntry } from '../../ledger/service.ts';
@@ -43,6 +42,8 @@ const SWEEP_LOCK = 0x5_3eef;
 export interface SweepPass {
   settled: number;
   sent: number;
+  /** Addresses whose sweep could not be sent this pass (the hot wallet short of gas, the node down). */
+  failed: number;
 }
 
 /** One pass: settles the open sweeps, then sweeps what the deposit addresses hold. */
@@ -52,8 +53,16 @@ export async function sweepOnce(ctx: ChainsDeps, chain: SweptChain): Promise<Swe
     const busy = new Set((await openSweeps(ctx.db, chain.chain)).map((sweep) => sweep.address.toLowerCase()));
     const keys = (await depositKeysOf(ctx.db, chain.chain)).filter((key) => !busy.has(key.address.toLowerCase()));
     let sent = 0;
-    for (const key of keys) sent += await sweepAddress(ctx, chain, key);
-    return { settled, sent };
+    let failed = 0;
+    // Each address alone: one that cannot be swept now does not hold up the others.
+    for (const key of keys) {
+      try {
+        sent += await sweepAddress(ctx, chain, key);
+      } catch {
+        failed++;
+      }
+    }
+    return { settled, sent, failed };
   });
 }
 
@@ -64,7 +73,7 @@ async function underSweepLock(db: Db, chain: string, work: () => Promise<SweepPa
       'SELECT pg_try_advisory_lock($1, hashtext($2)) AS locked',
       [SWEEP_LOCK, chain],
     );
-    if (!rows[0]!.locked) return { settled: 0, sent: 0 };
+    if (!rows[0]!.locked) return { settled: 0, sent: 0, failed: 0 };
     try {
       return await work();
     } finally {
@@ -116,11 +125,11 @@ async function sweepAddress(ctx: ChainsDeps, chain: SweptChain, key: DepositKeyR
   const confirmedTip = (await chain.client.getBlockNumber({ cacheTime: 0 })) - BigInt(chain.confirmations) + 1n;
   if (confirmedTip < 0n) return 0;
   const fees = await chain.client.estimateFeesPerGas();
-  const native = await settledBalance(chain.client, confirmedTip, (blockNumber) =>
+  const native = await settledBalance(confirmedTip, (blockNumber) =>
     chain.client.getBalance({ address, blockNumber }),
   );
   for (const token of chain.tokens) {
-    const held = await settledBalance(chain.client, confirmedTip, (blockNumber) =>
+    const held = await settledBalance(confirmedTip, (blockNumber) =>
       chain.client.readContract({
         address: token.contract,
         abi: erc20Abi,
@@ -180,12 +189,10 @@ async function sweepAddress(ctx: ChainsDeps, chain: SweptChain, key: DepositKeyR
 
 /** What an address holds both at the confirmed tip and now: coin not yet confirmed is not swept. */
 async function settledBalance(
-  client: PublicClient,
   confirmedTip: bigint,
   read: (blockNumber: bigint | undefined) => Promise<bigint>,
 ): Promise<bigint> {
   const [confirmed, latest] = await Promise.all([read(confirmedTip), read(undefined)]);
-  void client;
   return confirmed < latest ? confirmed : latest;
 }
 
@@ -230,5 +237,14 @@ async function send(ctx: ChainsDeps, chain: SweptChain, privateKey: `0x${string}
     currency: out.currency,
     amount: (out.amount ?? out.value).toString(),
   });
-  await chain.client.sendRawTransaction({ serializedTransaction: serialized });
+  try {
+    await chain.client.sendRawTransaction({ serializedTransaction: serialized });
+  } catch (error) {
+    // Refused by the node (no funds for the gas, say): it never went out, so it settles FAILED at
+    // once and the address is tried again next pass. One the node did take (an answer lost on
+    // the way back) stays open and settles from its receipt.
+    const taken = await chain.client.getTransaction({ hash: txHash }).catch(() => undefined);
+    if (!taken) await settleSweep(ctx.db, chain.chain, txHash, 'FAILED', '0');
+    throw error;
+  }
 }

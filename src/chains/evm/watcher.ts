@@ -1,4 +1,4 @@
-import { type Address, type Block, formatUnits, type Hash, parseAbiItem, type PublicClient } from 'viem';
+import { type Address, formatUnits, type Hash, parseAbiItem, type PublicClient } from 'viem';
 import { type Tx, withTransaction } from '../../platform/db/pool.ts';
 import { randomChars } from '../../platform/ids.ts';
 import { Money } from '../../platform/money.ts';
@@ -194,7 +194,7 @@ async function nativeFlows(
     map.set(address, (map.get(address) ?? 0n) + amount);
   const hot = watched.hotWallet.toLowerCase();
   for (let number = from; number <= to; number++) {
-    const block: Block<bigint, true> = await watched.client.getBlock({
+    const block = await watched.client.getBlock({
       blockNumber: number,
       includeTransactions: true,
     });
