@@ -10,9 +10,9 @@ ALTER TABLE deposit_addresses DROP CONSTRAINT IF EXISTS deposit_addresses_chain_
 
 -- One derivation index per (chain, owner): the deposit key is m/44'/60'/0'/0/<index> of the
 -- custody seed. Indexes come from one sequence, so no two owners, on any chain, share a key.
--- `native_balance` is the native coin the address held at `native_block` as the watcher last
--- saw it: the next balance read tells the native coin that arrived without a transaction of its
--- own (sent by a contract).
+-- `native_balance` is the native coin the address should hold after the blocks the watcher read
+-- (what their transactions explain, and the coin credited): the next balance read tells the native
+-- coin that arrived without a transaction of its own (sent by a contract).
 CREATE SEQUENCE evm_deposit_index_seq MINVALUE 0 START 0;
 CREATE TABLE evm_deposit_keys (
   chain             text NOT NULL,

@@ -153,11 +153,15 @@ async function depositsIn(watched: WatchedChain, keys: readonly DepositKeyRow[],
   const toBlock = await watched.client.getBlock({ blockNumber: to });
   for (const key of keys) {
     const balance = await watched.client.getBalance({ address: key.address as Address, blockNumber: to });
-    found.balances.push({ address: key.address, balance: balance.toString() });
     const lower = key.address.toLowerCase();
     // What the range's transactions explain: coin paid in by a transaction, less coin sent out.
     const explained = (native.incoming.get(lower) ?? 0n) - (native.outgoing.get(lower) ?? 0n);
-    const internal = balance - BigInt(key.native_balance) - explained;
+    const expected = BigInt(key.native_balance) + explained;
+    const internal = balance - expected;
+    // The expected balance carries on from what was explained and credited, never from the read
+    // alone: a node answering a stale balance once (lower) must not make the true one, read
+    // later, look like new coin.
+    found.balances.push({ address: key.address, balance: (internal > 0n ? balance : expected).toString() });
     if (internal <= 0n) continue;
     found.deposits.push({
       chain: watched.chain,
