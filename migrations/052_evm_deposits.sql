@@ -50,11 +50,12 @@ CREATE TABLE evm_deposits (
 );
 CREATE INDEX evm_deposits_owner ON evm_deposits (owner, credited_at);
 
--- Transactions the sweeper sent: gas top-ups from the hot wallet and sweeps to it. A row exists
--- before its transaction is broadcast (its hash is known once signed), so a restart finds it.
+-- What the sweeper asked for: sweeps to the hot wallet (`id` is the transaction's hash, recorded
+-- before it is broadcast, so a restart finds it) and gas top-ups from the hot wallet (`id` is the
+-- chains-port send reference `sweepgas:…`: the hot wallet's own sender pays them, with its nonces).
 CREATE TABLE evm_sweeps (
   chain        text NOT NULL,
-  tx_hash      text NOT NULL,
+  id           text NOT NULL,
   kind         text NOT NULL CHECK (kind IN ('gas', 'sweep')),
   address      text NOT NULL,
   currency     text NOT NULL,
@@ -63,6 +64,6 @@ CREATE TABLE evm_sweeps (
   fee          numeric,
   created_at   timestamptz NOT NULL DEFAULT now(),
   settled_at   timestamptz,
-  PRIMARY KEY (chain, tx_hash)
+  PRIMARY KEY (chain, id)
 );
 CREATE INDEX evm_sweeps_open ON evm_sweeps (chain, address) WHERE status = 'SENT';

@@ -9,6 +9,7 @@ import type { CardProcessor } from './cards/processor.ts';
 import { sandboxProcessor } from './cards/sandbox-processor.ts';
 import { CHAINS, type Chain, type Network, networkFor } from './chains/addresses.ts';
 import type { ChainBackend, ChainOutcomeHandler } from './chains/port.ts';
+import { onSweepGasOutcome, SWEEP_GAS } from './chains/evm/sweeper.ts';
 import { sandboxChain } from './chains/sandbox-chain.ts';
 import type { Config } from './config.ts';
 import { accountExists } from './identity/accounts-service.ts';
@@ -190,5 +191,6 @@ function chainOutcomeHandlers(services: () => Rampart): Record<string, ChainOutc
       one: (tx, outcome) => onOrderDelivery(services(), tx, outcome),
       many: (tx, outcomes) => onOrderDeliveries(services(), tx, outcomes),
     },
+    [SWEEP_GAS]: { one: onSweepGasOutcome },
   };
 }

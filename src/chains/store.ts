@@ -98,14 +98,14 @@ export async function recordOutcomes(q: Queryable, outcomes: readonly SendOutcom
 }
 
 /**
- * Per currency, what the sends on `chain` not settled yet pay (amount and network fee): the
- * ledger paid them out when they were asked for, and the coin is still in custody.
+ * Per currency, what the sends on `chain` of reference type `type` not settled yet pay (amount
+ * and network fee).
  */
-export async function unsettledSendTotals(q: Queryable, chain: string): Promise<Map<string, string>> {
+export async function unsettledSendTotals(q: Queryable, chain: string, type: string): Promise<Map<string, string>> {
   const { rows } = await q.query<{ currency: string; total: string }>(
     `SELECT currency, sum(amount + network_fee) AS total FROM chain_sends
-     WHERE chain = $1 AND status = 'QUEUED' GROUP BY currency`,
-    [chain],
+     WHERE chain = $1 AND status = 'QUEUED' AND starts_with(reference, $2) GROUP BY currency`,
+    [chain, `${type}:`],
   );
   return new Map(rows.map((row) => [row.currency, row.total]));
 }

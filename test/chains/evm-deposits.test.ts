@@ -257,11 +257,16 @@ async function reconciliation() {
   };
 }
 
-/** Sweeps, mines and watches until no sweep is open (each address has one at a time). */
+/**
+ * Sweeps, mines and watches until no sweep is open (each address has one at a time); the
+ * worker's jobs run the hot wallet's sender, which pays the gas top-ups.
+ */
 async function sweepUntilSettled() {
-  for (let round = 0; round < 8; round++) {
+  for (let round = 0; round < 10; round++) {
     await sweepOnce(t.ctx, side.swept);
+    await f.runJobs();
     await confirmAndWatch();
+    await f.runJobs();
     const { rows } = await t.database.db.query("SELECT 1 FROM evm_sweeps WHERE status = 'SENT'");
     const pass = await sweepOnce(t.ctx, side.swept);
     if (rows.length === 0 && pass.sent === 0 && pass.settled === 0 && pass.failed === 0) return;

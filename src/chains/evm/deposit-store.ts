@@ -130,7 +130,8 @@ export async function insertDeposits(q: Queryable, deposits: readonly DepositRow
 
 export interface SweepRow {
   chain: string;
-  txHash: string;
+  /** The sweep's transaction hash, or a gas top-up's send reference. */
+  id: string;
   kind: 'gas' | 'sweep';
   address: string;
   currency: string;
@@ -139,28 +140,28 @@ export interface SweepRow {
 
 export async function insertSweep(q: Queryable, sweep: SweepRow): Promise<void> {
   await q.query(
-    `INSERT INTO evm_sweeps (chain, tx_hash, kind, address, currency, amount)
+    `INSERT INTO evm_sweeps (chain, id, kind, address, currency, amount)
      VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING`,
-    [sweep.chain, sweep.txHash, sweep.kind, sweep.address, sweep.currency, sweep.amount],
+    [sweep.chain, sweep.id, sweep.kind, sweep.address, sweep.currency, sweep.amount],
   );
 }
 
 export async function openSweeps(q: Queryable, chain: string): Promise<(SweepRow & { createdAt: Date })[]> {
   const { rows } = await q.query<{
-    tx_hash: string;
+    id: string;
     kind: 'gas' | 'sweep';
     address: string;
     currency: string;
     amount: string;
     created_at: Date;
   }>(
-    `SELECT tx_hash, kind, address, currency, amount, created_at FROM evm_sweeps
+    `SELECT id, kind, address, currency, amount, created_at FROM evm_sweeps
      WHERE chain = $1 AND status = 'SENT' ORDER BY created_at`,
     [chain],
   );
   return rows.map((row) => ({
     chain,
-    txHash: row.tx_hash,
+    id: row.id,
     kind: row.kind,
     address: row.address,
     currency: row.currency,
@@ -169,18 +170,21 @@ export async function openSweeps(q: Queryable, chain: string): Promise<(SweepRow
   }));
 }
 
-/** Settles an open sweep; false when it was settled already (the caller then books nothing). */
+/**
+ * Settles an open sweep or top-up (`chain` null: by its send reference alone, unique to it);
+ * false when it was settled already (the caller then books nothing).
+ */
 export async function settleSweep(
   q: Queryable,
-  chain: string,
-  txHash: string,
+  chain: string | null,
+  id: string,
   status: 'CONFIRMED' | 'FAILED',
-  fee: string,
+  fee: string | null,
 ): Promise<boolean> {
   const { rowCount } = await q.query(
     `UPDATE evm_sweeps SET status = $3, fee = $4, settled_at = now()
-     WHERE chain = $1 AND tx_hash = $2 AND status = 'SENT'`,
-    [chain, txHash, status, fee],
+     WHERE ($1::text IS NULL OR chain = $1) AND id = $2 AND status = 'SENT'`,
+    [chain, id, status, fee],
   );
   return rowCount === 1;
 }

@@ -13,7 +13,7 @@ const NATIVE_DECIMALS = 18;
 
 /**
  * Custody on chain against the ledger, per currency of the chain (contract decision 84): what
- * the hot wallet and every deposit address hold, against what the ledger says custody holds —
+ * the hot wallet and every deposit address hold, against what the ledger says custody holds:
  * customers' balances, the house inventory, the other house balances (fees, fx, sweep gas) and
  * the sends paid out on the ledger that the chain has not confirmed yet. The chain is read at the
  * last block the watcher credited, so a deposit counts on both sides or on neither.
@@ -29,7 +29,9 @@ export async function reconcileEvmChain(ctx: ChainsDeps, chain: SweptChain): Pro
   const currencies = [chain.nativeCurrency, ...chain.tokens.map((token) => token.currency)];
   const [totals, pending] = await Promise.all([
     totalsByCurrency(ctx.db, currencies),
-    unsettledSendTotals(ctx.db, chain.chain),
+    // Withdrawals are paid on the ledger when created; card deliveries and gas top-ups only when
+    // their send confirms, so only the withdrawals not settled yet are custody's still.
+    unsettledSendTotals(ctx.db, chain.chain, 'transfer'),
   ]);
   const held = async (currency: string, address: Address): Promise<Money> => {
     if (currency === chain.nativeCurrency)

@@ -9,21 +9,23 @@ import {
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { postEntry } from '../../ledger/service.ts';
-import { type Db, withTransaction } from '../../platform/db/pool.ts';
+import { type Db, type Tx, withTransaction } from '../../platform/db/pool.ts';
+import { randomChars } from '../../platform/ids.ts';
 import { Money } from '../../platform/money.ts';
-import type { ChainsDeps } from '../port.ts';
+import { type ChainOutcome, type ChainsDeps, requestChainSend } from '../port.ts';
 import { type DepositKeyRow, depositKeysOf, insertSweep, openSweeps, settleSweep } from './deposit-store.ts';
 import type { WatchedChain } from './watcher.ts';
 
 /**
- * Moves deposits into the hot wallet, so the hot wallet can pay out (contract decision 82). A
+ * Moves deposits into the hot wallet, so the hot wallet can pay out (contract decision 83). A
  * deposit address's native coin is sent to the hot wallet less the transaction's fee; its tokens
  * are sent by a token transfer, whose gas the hot wallet first tops up: a plain transfer of the
  * gas the token transfer needs (21,000 gas for the top-up, then the token transfer's own, about
- * 35,000–65,000, paid with the topped-up coin). Sweeps never touch an owner's balance (the deposit
- * was credited when it had its confirmations); the fee of every sweep and top-up is booked from
- * `house:fees` to the chain once the transaction is mined. Every transaction is recorded before it
- * is broadcast, and a deposit address with one still open is left alone until it settles.
+ * 35,000–65,000, paid with the topped-up coin). The top-up is a send of the chains port, paid by
+ * the hot wallet's sender with its own nonces (reference `sweepgas:…`), which books its gas.
+ * Sweeps never touch an owner's balance (the deposit was credited when it had its confirmations);
+ * a sweep's fee is booked from `house:fees` to the chain once it is mined. Every sweep is recorded
+ * before it is broadcast, and a deposit address with one open is left alone until it settles.
  */
 export interface SweptChain extends WatchedChain {
   keys: {
@@ -89,12 +91,14 @@ async function settleOpenSweeps(ctx: ChainsDeps, chain: SweptChain): Promise<num
   const head = await chain.client.getBlockNumber({ cacheTime: 0 });
   let settled = 0;
   for (const sweep of await openSweeps(ctx.db, chain.chain)) {
-    const receipt = await chain.client.getTransactionReceipt({ hash: sweep.txHash as Hash }).catch(() => undefined);
+    // A top-up is settled by its send's outcome (onSweepGasOutcome).
+    if (sweep.kind === 'gas') continue;
+    const receipt = await chain.client.getTransactionReceipt({ hash: sweep.id as Hash }).catch(() => undefined);
     if (!receipt) {
       if (Date.now() - sweep.createdAt.getTime() < DROPPED_AFTER_MS) continue;
-      const known = await chain.client.getTransaction({ hash: sweep.txHash as Hash }).catch(() => undefined);
+      const known = await chain.client.getTransaction({ hash: sweep.id as Hash }).catch(() => undefined);
       if (known) continue;
-      await settleSweep(ctx.db, chain.chain, sweep.txHash, 'FAILED', '0');
+      await settleSweep(ctx.db, chain.chain, sweep.id, 'FAILED', '0');
       settled++;
       continue;
     }
@@ -102,12 +106,12 @@ async function settleOpenSweeps(ctx: ChainsDeps, chain: SweptChain): Promise<num
     const fee = receipt.gasUsed * receipt.effectiveGasPrice;
     const status = receipt.status === 'success' ? 'CONFIRMED' : 'FAILED';
     await withTransaction(ctx.db, async (tx) => {
-      if (!(await settleSweep(tx, chain.chain, sweep.txHash, status, fee.toString()))) return;
+      if (!(await settleSweep(tx, chain.chain, sweep.id, status, fee.toString()))) return;
       if (fee === 0n) return;
       const amount = new Money(formatUnits(fee, NATIVE_DECIMALS));
       await postEntry(tx, {
         kind: 'chain.sweepFee',
-        reference: `sweep:${sweep.txHash}`,
+        reference: `sweep:${sweep.id}`,
         postings: [
           { owner: 'house:fees', currency: chain.nativeCurrency, amount: amount.negated() },
           { owner: `external:chain:${chain.chain}`, currency: chain.nativeCurrency, amount },
@@ -148,15 +152,8 @@ async function sweepAddress(ctx: ChainsDeps, chain: SweptChain, key: DepositKeyR
     const needed = gas * fees.maxFeePerGas;
     if (native < needed) {
       // The gas arrives first; the token transfer goes in a later pass, once the top-up settled.
-      await send(ctx, chain, chain.keys.hotWallet().privateKey, {
-        kind: 'gas',
-        watched: address,
-        currency: chain.nativeCurrency,
-        to: address,
-        value: needed - native,
-        gas: TRANSFER_GAS,
-        fees,
-      });
+      // Twice what it needs now, so a fee rise meanwhile does not ask for a second top-up.
+      await requestGas(ctx, chain, address, 2n * needed - native);
       return 1;
     }
     await send(ctx, chain, chain.keys.depositAccount(key.derivation_index).privateKey, {
@@ -197,7 +194,7 @@ async function settledBalance(
 }
 
 interface Outgoing {
-  kind: 'gas' | 'sweep';
+  kind: 'sweep';
   /** The deposit address the transaction is for (kept busy until it settles). */
   watched: Address;
   currency: string;
@@ -208,6 +205,39 @@ interface Outgoing {
   amount?: bigint;
   gas: bigint;
   fees: { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint };
+}
+
+/** A gas top-up from the hot wallet, as a send of the chains port, recorded with it. */
+async function requestGas(ctx: ChainsDeps, chain: SweptChain, address: Address, wei: bigint) {
+  const reference = `${SWEEP_GAS}:${randomChars(20)}`;
+  await withTransaction(ctx.db, async (tx) => {
+    await insertSweep(tx, {
+      chain: chain.chain,
+      id: reference,
+      kind: 'gas',
+      address,
+      currency: chain.nativeCurrency,
+      amount: wei.toString(),
+    });
+    await requestChainSend(ctx, tx, {
+      reference,
+      chain: chain.chain,
+      address,
+      currency: chain.nativeCurrency,
+      amount: new Money(formatUnits(wei, NATIVE_DECIMALS)),
+    });
+  });
+}
+
+/** The reference type of gas top-ups (`sweepgas:…`), whose outcomes come to onSweepGasOutcome. */
+export const SWEEP_GAS = 'sweepgas';
+
+/**
+ * A top-up's outcome, in the sender's settling transaction: the address may be swept again (a
+ * failed top-up is asked for again next pass). Its gas was booked by the sender.
+ */
+export async function onSweepGasOutcome(tx: Tx, outcome: ChainOutcome): Promise<void> {
+  await settleSweep(tx, null, outcome.reference, outcome.status, null);
 }
 
 /** Signs, records, then broadcasts: a restart finds the transaction whether it went out or not. */
@@ -231,7 +261,7 @@ async function send(ctx: ChainsDeps, chain: SweptChain, privateKey: `0x${string}
   const txHash = keccak256(serialized);
   await insertSweep(ctx.db, {
     chain: chain.chain,
-    txHash,
+    id: txHash,
     kind: out.kind,
     address: out.watched,
     currency: out.currency,
