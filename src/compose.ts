@@ -8,6 +8,8 @@ import { noCardProcessor } from './cards/no-processor.ts';
 import type { CardProcessor } from './cards/processor.ts';
 import { sandboxProcessor } from './cards/sandbox-processor.ts';
 import { CHAINS, type Chain, type Network, networkFor } from './chains/addresses.ts';
+import { evmChain } from './chains/evm/backend.ts';
+import { custodyKeys } from './chains/evm/custody-keys.ts';
 import type { ChainBackend, ChainOutcomeHandler } from './chains/port.ts';
 import { onSweepGasOutcome, SWEEP_GAS } from './chains/evm/sweeper.ts';
 import { sandboxChain } from './chains/sandbox-chain.ts';
@@ -90,19 +92,21 @@ export function environmentOf(config: Config): Environment {
  * The ports of this configuration. Sandbox: the simulated card processor, chains, SMS codes,
  * bank and identity checks. Production: the real systems
  * configured, and for those not integrated yet an implementation that refuses or waits
- * (card orders answer 503, chain payouts are refused, codes go undelivered, bank accounts stay
- * PENDING, identity goes to operator review). `db` serves the price feed's settings reads.
+ * (card orders answer 503, payouts on a chain without an RPC URL are refused, codes go
+ * undelivered, bank accounts stay PENDING, identity goes to operator review). A chain with an RPC
+ * URL has its real backend in both. `db` serves the price feed's settings reads.
  */
 export function portsFor(config: Config, db: Db): Ports {
   const clock = new Clock();
   const prices = createPriceFeed(config, db, clock, config.env === 'sandbox');
   const shared = { clock, prices, documents: postgresDocumentStorage };
+  const realChains = evmBackends(config);
   if (config.env === 'sandbox') {
     const chain = sandboxChain(config.sandboxChainDelayMs);
     return {
       ...shared,
       cardProcessor: sandboxProcessor,
-      chains: Object.fromEntries(CHAINS.map((name) => [name, chain])),
+      chains: { ...Object.fromEntries(CHAINS.map((name) => [name, chain])), ...realChains },
       codeSender: sandboxCodeSender,
       bankAccounts: sandboxBankVerifier,
       identityCheck: sandboxIdentityCheck,
@@ -111,11 +115,25 @@ export function portsFor(config: Config, db: Db): Ports {
   return {
     ...shared,
     cardProcessor: noCardProcessor,
-    chains: {},
+    chains: realChains,
     codeSender: undeliveredCodes,
     bankAccounts: undefined,
     identityCheck: operatorReview,
   };
+}
+
+/**
+ * A real backend for every EVM chain with an RPC URL, in sandbox and production alike, all on
+ * the keys of one custody seed (resolved at start: configured, or sandbox's sealed one).
+ */
+function evmBackends(config: Config): Partial<Record<Chain, ChainBackend>> {
+  const configured = Object.values(config.evmChains);
+  if (configured.length === 0) return {};
+  if (!config.custodySeed) throw new Error('RAMPART_CUSTODY_SEED is not resolved: chains need custody keys');
+  const keys = custodyKeys(config.custodySeed);
+  return Object.fromEntries(
+    configured.map((settings) => [settings.chain, evmChain(settings, keys, config.evmSends)]),
+  );
 }
 
 /** The pools one set of services runs on: the API's, or the workers' own. */

@@ -2,7 +2,7 @@ import type { AppContext } from '../platform/context.ts';
 import type { Queryable, Tx } from '../platform/db/pool.ts';
 import type { JobRunner } from '../platform/jobs/runner.ts';
 import type { Money } from '../platform/money.ts';
-import type { Chain, Network } from './addresses.ts';
+import { type Chain, chainsForCurrency, type Network } from './addresses.ts';
 import { insertSends } from './store.ts';
 
 /**
@@ -34,11 +34,27 @@ export interface ChainBackend {
   /** Whether the operator may report a deposit by hand (POST /operator/v1/sandbox/deposits). */
   readonly simulatesDeposits: boolean;
   /** Registers the worker's handler of this backend's settle jobs. */
-  registerSettler(runner: JobRunner, ctx: ChainsDeps): void;
+  registerSettler(runner: JobRunner, ctx: ChainsDeps): Promise<void> | void;
+  /**
+   * The ledger currencies this chain carries, when the backend is configured with them (a real
+   * chain's native coin and tokens); undefined: the fixed list of addresses.ts decides.
+   */
+  readonly currencies?: readonly string[];
+  /** False while the chain's node cannot be reached: new sends are refused as transient (503). */
+  reachable?(): boolean;
+  /** The start check (a real chain: the node's chain id); throws to stop the start. */
+  checkAtStart?(log: StartLog): Promise<void>;
+  /** Stops the backend's timers. */
+  close?(): void;
   /** Registers the worker's deposit watcher and sweeper (a real chain's; the simulated one has none). */
   registerWatcher?(runner: JobRunner, ctx: ChainsDeps): Promise<void>;
   /** Custody on chain against the ledger (GET /operator/v1/chains/{name}/reconciliation); real chains only. */
   reconcile?(ctx: ChainsDeps): Promise<ChainReconciliation>;
+}
+
+/** Where a backend's start check reports what does not stop the start (an unreachable node). */
+export interface StartLog {
+  warn(fields: Record<string, unknown>, message: string): void;
 }
 
 /** One currency of a chain's reconciliation: amounts in currency units. */
@@ -136,6 +152,30 @@ export function chainSendsAvailable(ctx: ChainsDeps, chain: Chain): boolean {
   return ctx.chains.backends[chain] !== undefined;
 }
 
+/** Whether `chain` carries `currency`: the backend's configured currencies, else addresses.ts's list. */
+export function chainCarries(ctx: ChainsDeps, chain: Chain, currency: string): boolean {
+  const configured = ctx.chains.backends[chain]?.currencies;
+  return configured ? configured.includes(currency) : chainsForCurrency(currency).includes(chain);
+}
+
+/** Whether `chain`'s node answers now (a backend without a node always does). */
+export function chainReachable(ctx: ChainsDeps, chain: Chain): boolean {
+  return ctx.chains.backends[chain]?.reachable?.() ?? true;
+}
+
+/** Runs every backend's start check once (one backend may serve several chains). */
+export async function checkChainIds(
+  backends: Partial<Record<Chain, ChainBackend>>,
+  log: StartLog,
+): Promise<void> {
+  for (const backend of new Set(Object.values(backends))) await backend?.checkAtStart?.(log);
+}
+
+/** Stops every backend's timers. */
+export function closeChainBackends(backends: Partial<Record<Chain, ChainBackend>>): void {
+  for (const backend of new Set(Object.values(backends))) backend?.close?.();
+}
+
 /** Queues the send in the caller's transaction; the chain reports back to its outcome handler. */
 export function requestChainSend(ctx: ChainsDeps, tx: Tx, send: ChainSend): Promise<void> {
   return requestChainSends(ctx, tx, [send]);
@@ -210,6 +250,7 @@ export async function registerChainWatchers(runner: JobRunner, ctx: ChainsDeps):
 }
 
 /** Registers the settle jobs of every backend wired (once each: one backend may serve several chains). */
-export function registerChainSettlers(runner: JobRunner, ctx: ChainsDeps): void {
-  for (const backend of new Set(Object.values(ctx.chains.backends))) backend?.registerSettler(runner, ctx);
+export async function registerChainSettlers(runner: JobRunner, ctx: ChainsDeps): Promise<void> {
+  for (const backend of new Set(Object.values(ctx.chains.backends)))
+    await backend?.registerSettler(runner, ctx);
 }

@@ -47,6 +47,14 @@ export const transferErrors = {
       'Withdrawals to chain addresses are not available until a custody backend is configured.',
       'validation.chainUnavailable',
     ),
+  /** The chain's node does not answer: try again later (nothing was written). */
+  chainDown: (chain: string) =>
+    new ApiError(
+      'ServiceUnavailableException',
+      'transfer.chainUnavailable',
+      `The ${chain} network cannot be reached right now; try again later.`,
+      { transient: true },
+    ),
   unsupportedCurrency: (field: string, currency: string) =>
     invalidValue(field, `Unsupported currency: "${currency}"`, 'validation.unsupportedCurrency'),
   customIdTaken: () =>

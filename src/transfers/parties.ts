@@ -1,5 +1,5 @@
-import { type Chain, chainsForCurrency, type Network, parseChainSrn } from '../chains/addresses.ts';
-import { chainSendsAvailable } from '../chains/port.ts';
+import { type Chain, type Network, parseChainSrn } from '../chains/addresses.ts';
+import { chainCarries, chainReachable, chainSendsAvailable } from '../chains/port.ts';
 import { accountInPartner } from '../identity/accounts-service.ts';
 import type { Scope } from '../identity/types.ts';
 import { batched } from '../platform/db/grouped-transactions.ts';
@@ -64,9 +64,10 @@ export function checkPartiesStatically(
   if (source.srn !== actingParty(scope).srn) throw transferErrors.notYourSource();
   if (dest.srn === source.srn) throw transferErrors.sameParty();
   if (dest.kind === 'chain') {
-    if (!chainsForCurrency(destCurrency).includes(dest.chain))
+    if (!chainCarries(ctx, dest.chain, destCurrency))
       throw transferErrors.destWrongChain(dest.chain, destCurrency);
     if (!chainSendsAvailable(ctx, dest.chain)) throw transferErrors.chainUnavailable();
+    if (!chainReachable(ctx, dest.chain)) throw transferErrors.chainDown(dest.chain);
   }
 }
 

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.ts';
+import { closeChainBackends } from '../../src/chains/port.ts';
 import { compose, environmentOf, type Ports, portsFor, type Rampart } from '../../src/compose.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
 import { readMigrations } from '../../src/platform/db/migrate.ts';
@@ -74,6 +75,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     close: async () => {
       await app.close();
       defaults.prices.close();
+      closeChainBackends(ports.chains);
       if (!options.database) await database.drop();
     },
   };
