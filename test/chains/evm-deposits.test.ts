@@ -54,6 +54,8 @@ beforeAll(async () => {
     RAMPART_CHAIN_ETHEREUM_CONFIRMATIONS: String(CONFIRMATIONS),
     RAMPART_CHAIN_ETHEREUM_TOKENS: `USDC=${token}`,
     RAMPART_CUSTODY_SEED: SEED,
+    // The hot wallet's sender runs a round whenever the test runs the due jobs.
+    RAMPART_EVM_POLL_MS: '50',
   };
   f = await startTransfersApp({ env });
   ({ t, partner } = f);
@@ -272,7 +274,9 @@ async function sweepUntilSettled() {
     if (rows.length === 0 && pass.sent === 0 && pass.settled === 0 && pass.failed === 0) return;
     await confirmAndWatch();
   }
-  throw new Error('sweeps did not settle');
+  const { rows } = await t.database.db.query('SELECT kind, status, address, amount FROM evm_sweeps ORDER BY created_at');
+  const sends = await t.database.db.query('SELECT reference, status, failure_reason FROM chain_sends');
+  throw new Error(`sweeps did not settle: ${JSON.stringify(rows)} ${JSON.stringify(sends.rows)}`);
 }
 
 describe('sweeping, inventory and reconciliation', () => {

@@ -152,8 +152,12 @@ async function sweepAddress(ctx: ChainsDeps, chain: SweptChain, key: DepositKeyR
     const needed = gas * fees.maxFeePerGas;
     if (native < needed) {
       // The gas arrives first; the token transfer goes in a later pass, once the top-up settled.
-      // Twice what it needs now, so a fee rise meanwhile does not ask for a second top-up.
-      await requestGas(ctx, chain, address, 2n * needed - native);
+      // Twice what it needs now, so a fee rise meanwhile does not ask for a second top-up; not
+      // asked for while the hot wallet cannot pay it (the sweep of other deposits fills it).
+      const topUp = 2n * needed - native;
+      const hot = await chain.client.getBalance({ address: chain.hotWallet });
+      if (hot < topUp + TRANSFER_GAS * fees.maxFeePerGas) return 0;
+      await requestGas(ctx, chain, address, topUp);
       return 1;
     }
     await send(ctx, chain, chain.keys.depositAccount(key.derivation_index).privateKey, {
