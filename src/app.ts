@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { callbackOperatorRoutes } from './callbacks/operator-routes.ts';
 import { callbackRoutes } from './callbacks/routes.ts';
+import { chainsOperatorRoutes } from './chains/operator-routes.ts';
 import { checkoutPartnerRoutes } from './checkout/partner-routes.ts';
 import { checkoutRoutes } from './checkout/routes.ts';
 import type { Rampart } from './compose.ts';
@@ -25,7 +26,6 @@ import { lazyChildLogger, loggerOptions } from './platform/logger.ts';
 import { pricingOperatorRoutes } from './pricing/operator-routes.ts';
 import { pricingRoutes } from './pricing/routes.ts';
 import { transfersOperatorRoutes } from './transfers/operator-routes.ts';
-import { chainsOperatorRoutes } from './chains/operator-routes.ts';
 import { transfersRoutes } from './transfers/routes.ts';
 import { usersOperatorRoutes } from './users/operator-routes.ts';
 import { paymentMethodRoutes } from './users/payment-method-routes.ts';

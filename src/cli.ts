@@ -167,7 +167,10 @@ async function reconcileCommand(args: string[]) {
   const [chain] = args;
   if (!chain || args.length !== 1) throw new Error(USAGE);
   const answer = JSON.parse(
-    await operatorRequest('GET', `/operator/v1/chains/${encodeURIComponent(chain)}/reconciliation?format=json_numberstring`),
+    await operatorRequest(
+      'GET',
+      `/operator/v1/chains/${encodeURIComponent(chain)}/reconciliation?format=json_numberstring`,
+    ),
   ) as ReconciliationAnswer;
   process.stdout.write(reconciliationText(answer));
   if (!answer.balanced) process.exitCode = 1;

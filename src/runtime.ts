@@ -2,7 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { buildApp } from './app.ts';
 import { type DeliveryWorker, startCallbackWorker } from './callbacks/worker.ts';
-import { checkChainIds, closeChainBackends, registerChainSettlers, registerChainWatchers } from './chains/port.ts';
+import {
+  checkChainIds,
+  closeChainBackends,
+  registerChainSettlers,
+  registerChainWatchers,
+} from './chains/port.ts';
 import { purgeOldAttempts } from './checkout/attempts-store.ts';
 import { compose, environmentOf, portsFor, type Rampart } from './compose.ts';
 import type { Config } from './config.ts';

@@ -246,7 +246,8 @@ export async function deliverChainOutcomes(
 
 /** Registers the deposit watchers of every backend that has one (once each). */
 export async function registerChainWatchers(runner: JobRunner, ctx: ChainsDeps): Promise<void> {
-  for (const backend of new Set(Object.values(ctx.chains.backends))) await backend?.registerWatcher?.(runner, ctx);
+  for (const backend of new Set(Object.values(ctx.chains.backends)))
+    await backend?.registerWatcher?.(runner, ctx);
 }
 
 /** Registers the settle jobs of every backend wired (once each: one backend may serve several chains). */

@@ -20,6 +20,8 @@ export async function reconcileChain(ctx: ChainsDeps, name: string): Promise<Cha
 /** viem's errors of a node that cannot be reached or answers garbage (not the database's). */
 function isRpcFailure(error: unknown): boolean {
   const name = (error as { name?: string } | undefined)?.name ?? '';
-  return /^(HttpRequest|Timeout|RpcRequest|InternalRpc|UnknownRpc|WebSocketRequest)Error$/.test(name) ||
-    /Rpc|Http/.test(name);
+  return (
+    /^(HttpRequest|Timeout|RpcRequest|InternalRpc|UnknownRpc|WebSocketRequest)Error$/.test(name) ||
+    /Rpc|Http/.test(name)
+  );
 }

@@ -101,7 +101,11 @@ export async function recordOutcomes(q: Queryable, outcomes: readonly SendOutcom
  * Per currency, what the sends on `chain` of reference type `type` not settled yet pay (amount
  * and network fee).
  */
-export async function unsettledSendTotals(q: Queryable, chain: string, type: string): Promise<Map<string, string>> {
+export async function unsettledSendTotals(
+  q: Queryable,
+  chain: string,
+  type: string,
+): Promise<Map<string, string>> {
   const { rows } = await q.query<{ currency: string; total: string }>(
     `SELECT currency, sum(amount + network_fee) AS total FROM chain_sends
      WHERE chain = $1 AND status = 'QUEUED' AND starts_with(reference, $2) GROUP BY currency`,

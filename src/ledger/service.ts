@@ -247,7 +247,10 @@ export interface CurrencyTotals {
   external: Money;
 }
 
-export async function totalsByCurrency(q: Queryable, currencies: readonly string[]): Promise<CurrencyTotals[]> {
+export async function totalsByCurrency(
+  q: Queryable,
+  currencies: readonly string[],
+): Promise<CurrencyTotals[]> {
   const rows = await currencyTotals(q, currencies);
   return rows.map((row) => ({
     currency: row.currency,

@@ -11,7 +11,12 @@ import type { TransferRulesDeps } from './deps.ts';
 import { transferErrors } from './errors.ts';
 import type { DepositBody } from './schemas.ts';
 import { historyEntry } from './status-history.ts';
-import { insertSettledTransfers, type NewTransfer, type SettledTransfer, updateStatusesFrom } from './store.ts';
+import {
+  insertSettledTransfers,
+  type NewTransfer,
+  type SettledTransfer,
+  updateStatusesFrom,
+} from './store.ts';
 
 /** `ethereum:0x…` names its chain; a bare address may be on any chain whose format it has. */
 function candidates(dest: string): { chains: readonly Chain[]; address: string } {
@@ -81,14 +86,23 @@ function depositEntry(deposit: ChainDeposit, reference: string): NewEntry {
     kind: 'chain.deposit',
     reference,
     postings: [
-      { owner: `${CHAIN_SOURCE}${deposit.chain}`, currency: deposit.currency, amount: deposit.amount.negated() },
+      {
+        owner: `${CHAIN_SOURCE}${deposit.chain}`,
+        currency: deposit.currency,
+        amount: deposit.amount.negated(),
+      },
       { owner: deposit.owner, currency: deposit.currency, amount: deposit.amount },
     ],
   };
 }
 
 /** A deposit's transfer (facts §1.5 shape): COMPLETED from `external:chain:<chain>` to its owner. */
-function depositTransferRow(deposit: ChainDeposit, partnerId: string, id: string, nowMs: number): NewTransfer {
+function depositTransferRow(
+  deposit: ChainDeposit,
+  partnerId: string,
+  id: string,
+  nowMs: number,
+): NewTransfer {
   const amount = deposit.amount.toFixed();
   const owner = deposit.owner;
   return {
@@ -163,7 +177,10 @@ export async function recordChainDeposits(
   const at = new Date(nowMs);
   await updateStatusesFrom(
     tx,
-    chainTxs.map(({ id, blockchainTx }) => ({ id, change: { status: 'COMPLETED', history: [], at, blockchainTx } })),
+    chainTxs.map(({ id, blockchainTx }) => ({
+      id,
+      change: { status: 'COMPLETED', history: [], at, blockchainTx },
+    })),
     'COMPLETED',
     CHAIN_SOURCE,
   );

@@ -1,3 +1,5 @@
+import { generateMnemonic } from '@scure/bip39';
+import { wordlist as english } from '@scure/bip39/wordlists/english.js';
 import {
   type Address,
   createPublicClient,
@@ -8,8 +10,6 @@ import {
   parseEther,
   parseUnits,
 } from 'viem';
-import { generateMnemonic } from '@scure/bip39';
-import { wordlist as english } from '@scure/bip39/wordlists/english.js';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { custodyKeys } from '../../src/chains/evm/custody-keys.ts';
@@ -184,7 +184,9 @@ describe('the EVM deposit watcher', () => {
       'SELECT deposit_key, currency, amount FROM evm_deposits WHERE owner = $1',
       [owner],
     );
-    expect(rows).toEqual([{ deposit_key: expect.stringMatching(`^${hash}:\\d+$`), currency: 'USDC', amount: '25.5' }]);
+    expect(rows).toEqual([
+      { deposit_key: expect.stringMatching(`^${hash}:\\d+$`), currency: 'USDC', amount: '25.5' },
+    ]);
   });
 
   it('credits native coin a contract forwards (an internal transfer)', async () => {
@@ -207,7 +209,9 @@ describe('the EVM deposit watcher', () => {
       'SELECT deposit_key FROM evm_deposits WHERE owner = $1',
       [owner],
     );
-    expect(rows.map((row) => row.deposit_key)).toEqual([expect.stringMatching(/^internal:0x[0-9a-f]{40}:\d+$/)]);
+    expect(rows.map((row) => row.deposit_key)).toEqual([
+      expect.stringMatching(/^internal:0x[0-9a-f]{40}:\d+$/),
+    ]);
   });
 
   it('never credits a deposit whose block a reorg removed', async () => {
@@ -274,7 +278,9 @@ async function sweepUntilSettled() {
     if (rows.length === 0 && pass.sent === 0 && pass.settled === 0 && pass.failed === 0) return;
     await confirmAndWatch();
   }
-  const { rows } = await t.database.db.query('SELECT kind, status, address, amount FROM evm_sweeps ORDER BY created_at');
+  const { rows } = await t.database.db.query(
+    'SELECT kind, status, address, amount FROM evm_sweeps ORDER BY created_at',
+  );
   const sends = await t.database.db.query('SELECT reference, status, failure_reason FROM chain_sends');
   throw new Error(`sweeps did not settle: ${JSON.stringify(rows)} ${JSON.stringify(sends.rows)}`);
 }
@@ -301,7 +307,12 @@ describe('sweeping, inventory and reconciliation', () => {
     expect(await balances(t, owner)).toEqual(credited);
     // Every deposit so far, the house's 5 ETH and the tokens that needed a gas top-up included.
     expect(await client.getBalance({ address: hot })).toBeGreaterThan(parseEther('10'));
-    const hotUsdc = await client.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [hot] });
+    const hotUsdc = await client.readContract({
+      address: token,
+      abi: erc20Abi,
+      functionName: 'balanceOf',
+      args: [hot],
+    });
     expect(hotUsdc).toBe(parseUnits('65.5', 6));
     const { rows } = await t.database.db.query<{ kind: string }>(
       "SELECT DISTINCT kind FROM evm_sweeps WHERE status = 'CONFIRMED' ORDER BY kind",

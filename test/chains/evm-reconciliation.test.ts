@@ -1,19 +1,27 @@
 import { type Address, createWalletClient, erc20Abi, http, parseEther, parseUnits } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { reconciliationText } from '../../src/cli.ts';
 import { custodyKeys } from '../../src/chains/evm/custody-keys.ts';
 import { evmDepositSide } from '../../src/chains/evm/deposit-side.ts';
 import { parseEvmChains } from '../../src/chains/evm/settings.ts';
 import { type SweptChain, sweepOnce } from '../../src/chains/evm/sweeper.ts';
 import { checkChainIds } from '../../src/chains/port.ts';
+import { reconciliationText } from '../../src/cli.ts';
 import { sleep } from '../../src/platform/clock.ts';
-import { DEFAULT_FEE_SCHEDULE } from '../../src/pricing/fees.ts';
 import type { JobRunner } from '../../src/platform/jobs/runner.ts';
+import { DEFAULT_FEE_SCHEDULE } from '../../src/pricing/fees.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { type EvmNode, startEvmNode } from '../helpers/evm-node.ts';
 import { createPartner, type PartnerCredentials } from '../helpers/partner.ts';
-import { approvedUser, balances, call, credit, depositAddresses, expectLedgerSound, operator } from '../transfers/support.ts';
+import {
+  approvedUser,
+  balances,
+  call,
+  credit,
+  depositAddresses,
+  expectLedgerSound,
+  operator,
+} from '../transfers/support.ts';
 import {
   createOrder,
   lockedReservation,

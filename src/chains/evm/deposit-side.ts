@@ -19,7 +19,10 @@ const WATCH_EVERY_MS = 1000;
 const SWEEP_EVERY_MS = 15_000;
 
 /** The deposit side of one EVM chain's backend: its addresses, the watcher and the sweeper. */
-export type EvmDepositSide = Pick<ChainBackend, 'depositAddress' | 'simulatesDeposits' | 'registerWatcher'> & {
+export type EvmDepositSide = Pick<
+  ChainBackend,
+  'depositAddress' | 'simulatesDeposits' | 'registerWatcher'
+> & {
   watched: WatchedChain;
   swept: SweptChain;
 };
@@ -61,14 +64,22 @@ async function registerWatcher(runner: JobRunner, ctx: ChainsDeps, watched: Watc
   const watchKind = `chains.evmWatch.${watched.chain}`;
   const sweepKind = `chains.evmSweep.${watched.chain}`;
   runner.register(watchKind, async () => {
-    await enqueueJob(ctx.db, { kind: watchKind, singletonKey: watchKind, runAtMs: Date.now() + WATCH_EVERY_MS });
+    await enqueueJob(ctx.db, {
+      kind: watchKind,
+      singletonKey: watchKind,
+      runAtMs: Date.now() + WATCH_EVERY_MS,
+    });
     for (let pass = 0; pass < PASSES_PER_RUN; pass++) {
       const done = await watchOnce(ctx, watched);
       if (!done?.behind) break;
     }
   });
   runner.register(sweepKind, async () => {
-    await enqueueJob(ctx.db, { kind: sweepKind, singletonKey: sweepKind, runAtMs: Date.now() + SWEEP_EVERY_MS });
+    await enqueueJob(ctx.db, {
+      kind: sweepKind,
+      singletonKey: sweepKind,
+      runAtMs: Date.now() + SWEEP_EVERY_MS,
+    });
     await sweepOnce(ctx, swept);
   });
   await enqueueJob(ctx.db, { kind: watchKind, singletonKey: watchKind });

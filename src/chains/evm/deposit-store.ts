@@ -83,7 +83,12 @@ export async function startCursor(q: Queryable, chain: string, block: bigint): P
  * Moves the cursor from `from` to `next`, only if it still is at `from`: false when another
  * watcher moved it meanwhile (its transaction then rolls back whatever it credited).
  */
-export async function advanceCursor(q: Queryable, chain: string, from: bigint, next: bigint): Promise<boolean> {
+export async function advanceCursor(
+  q: Queryable,
+  chain: string,
+  from: bigint,
+  next: bigint,
+): Promise<boolean> {
   const { rowCount } = await q.query(
     `UPDATE evm_watch_cursors SET next_block = $3, updated_at = now()
      WHERE chain = $1 AND next_block = $2`,

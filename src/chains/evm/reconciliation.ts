@@ -53,7 +53,8 @@ export async function reconcileEvmChain(ctx: ChainsDeps, chain: SweptChain): Pro
   for (const ledger of totals) {
     const hotWallet = await held(ledger.currency, hot);
     let depositAddresses = new Money(0);
-    for (const address of addresses) depositAddresses = depositAddresses.plus(await held(ledger.currency, address));
+    for (const address of addresses)
+      depositAddresses = depositAddresses.plus(await held(ledger.currency, address));
     const pendingWithdrawals = new Money(pending.get(ledger.currency) ?? 0);
     const expected = ledger.customers.plus(ledger.inventory).plus(ledger.house).plus(pendingWithdrawals);
     const onChain = hotWallet.plus(depositAddresses);

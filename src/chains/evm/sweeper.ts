@@ -53,7 +53,9 @@ export async function sweepOnce(ctx: ChainsDeps, chain: SweptChain): Promise<Swe
   return underSweepLock(ctx.db, chain.chain, async () => {
     const settled = await settleOpenSweeps(ctx, chain);
     const busy = new Set((await openSweeps(ctx.db, chain.chain)).map((sweep) => sweep.address.toLowerCase()));
-    const keys = (await depositKeysOf(ctx.db, chain.chain)).filter((key) => !busy.has(key.address.toLowerCase()));
+    const keys = (await depositKeysOf(ctx.db, chain.chain)).filter(
+      (key) => !busy.has(key.address.toLowerCase()),
+    );
     let sent = 0;
     let failed = 0;
     // Each address alone: one that cannot be swept now does not hold up the others.
@@ -93,7 +95,9 @@ async function settleOpenSweeps(ctx: ChainsDeps, chain: SweptChain): Promise<num
   for (const sweep of await openSweeps(ctx.db, chain.chain)) {
     // A top-up is settled by its send's outcome (onSweepGasOutcome).
     if (sweep.kind === 'gas') continue;
-    const receipt = await chain.client.getTransactionReceipt({ hash: sweep.id as Hash }).catch(() => undefined);
+    const receipt = await chain.client
+      .getTransactionReceipt({ hash: sweep.id as Hash })
+      .catch(() => undefined);
     if (!receipt) {
       if (Date.now() - sweep.createdAt.getTime() < DROPPED_AFTER_MS) continue;
       const known = await chain.client.getTransaction({ hash: sweep.id as Hash }).catch(() => undefined);
@@ -126,7 +130,8 @@ async function settleOpenSweeps(ctx: ChainsDeps, chain: SweptChain): Promise<num
 /** Sweeps one address: its tokens first (their gas is native coin), then its native coin. */
 async function sweepAddress(ctx: ChainsDeps, chain: SweptChain, key: DepositKeyRow): Promise<number> {
   const address = key.address as Address;
-  const confirmedTip = (await chain.client.getBlockNumber({ cacheTime: 0 })) - BigInt(chain.confirmations) + 1n;
+  const confirmedTip =
+    (await chain.client.getBlockNumber({ cacheTime: 0 })) - BigInt(chain.confirmations) + 1n;
   if (confirmedTip < 0n) return 0;
   const fees = await chain.client.estimateFeesPerGas();
   const native = await settledBalance(confirmedTip, (blockNumber) =>
@@ -194,7 +199,9 @@ async function settledBalance(
   read: (blockNumber: bigint | undefined) => Promise<bigint>,
 ): Promise<bigint> {
   const [confirmed, latest] = await Promise.all([read(confirmedTip), read(undefined)]);
-  return confirmed < latest ? confirmed : latest;
+  // bigint: Math.min does not take it.
+  if (confirmed < latest) return confirmed;
+  return latest;
 }
 
 interface Outgoing {

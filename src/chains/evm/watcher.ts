@@ -1,4 +1,4 @@
-import { type Address, formatUnits, type Hash, parseAbiItem, type PublicClient } from 'viem';
+import { type Address, formatUnits, type Hash, type PublicClient, parseAbiItem } from 'viem';
 import { type Tx, withTransaction } from '../../platform/db/pool.ts';
 import { randomChars } from '../../platform/ids.ts';
 import { Money } from '../../platform/money.ts';
@@ -39,7 +39,9 @@ export interface WatchedChain {
   maxBlockRange: number;
 }
 
-const TRANSFER_EVENT = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
+const TRANSFER_EVENT = parseAbiItem(
+  'event Transfer(address indexed from, address indexed to, uint256 value)',
+);
 const DECIMALS_ABI = [
   {
     type: 'function',
@@ -66,7 +68,9 @@ export async function tokenDecimals(client: PublicClient, contract: Address): Pr
   const key = `${client.chain?.id ?? client.uid}:${contract.toLowerCase()}`;
   const known = decimalsCache.get(key);
   if (known !== undefined) return known;
-  const decimals = Number(await client.readContract({ address: contract, abi: DECIMALS_ABI, functionName: 'decimals' }));
+  const decimals = Number(
+    await client.readContract({ address: contract, abi: DECIMALS_ABI, functionName: 'decimals' }),
+  );
   decimalsCache.set(key, decimals);
   return decimals;
 }
@@ -108,7 +112,12 @@ class CursorMoved extends Error {
   }
 }
 
-async function creditDeposits(ctx: ChainsDeps, tx: Tx, watched: WatchedChain, deposits: readonly DepositRow[]) {
+async function creditDeposits(
+  ctx: ChainsDeps,
+  tx: Tx,
+  watched: WatchedChain,
+  deposits: readonly DepositRow[],
+) {
   if (deposits.length === 0) return;
   const nowMs = ctx.clock.nowMs();
   const credits: ChainDeposit[] = deposits.map((deposit) => ({
