@@ -1,18 +1,18 @@
 import { isChain } from './addresses.ts';
 import type { ChainReconciliation, ChainsDeps } from './port.ts';
-import { reconciliationErrors } from './reconciliation-errors.ts';
+import { chainErrors } from './errors.ts';
 
 /**
- * A chain's custody against the ledger (contract decision 84), as its backend computes it: only
+ * A chain's custody against the ledger (contract decision 85), as its backend computes it: only
  * a chain with real custody (an RPC URL) has one. A node that does not answer is 503, transient.
  */
 export async function reconcileChain(ctx: ChainsDeps, name: string): Promise<ChainReconciliation> {
   const backend = isChain(name) ? ctx.chains.backends[name] : undefined;
-  if (!backend?.reconcile) throw reconciliationErrors.noCustody();
+  if (!backend?.reconcile) throw chainErrors.noCustody();
   try {
     return await backend.reconcile(ctx);
   } catch (error) {
-    if (isRpcFailure(error)) throw reconciliationErrors.nodeUnreachable(name);
+    if (isRpcFailure(error)) throw chainErrors.nodeUnreachable(name);
     throw error;
   }
 }

@@ -140,7 +140,7 @@ function depositTransferRow(
  * Credits deposits a chain watcher found with their confirmations, in the watcher's transaction
  * (which records each deposit under a unique key first, so each comes here once): a customer's
  * deposit becomes a COMPLETED transfer from `external:chain:<chain>` with its `blockchainTx`, its
- * ledger entry and its callbacks; the house's own (its inventory, contract decision 83) is a
+ * ledger entry and its callbacks; the house's own (its inventory, contract decision 84) is a
  * ledger entry only.
  */
 export async function recordChainDeposits(

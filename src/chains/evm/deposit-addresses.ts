@@ -8,7 +8,7 @@ export interface DepositKeySource {
 
 /**
  * The owner whose balance the operator funds card-order deliveries from: deposits to its address
- * credit the house inventory of that chain's currencies (contract decision 83).
+ * credit the house inventory of that chain's currencies (contract decision 84).
  */
 export const HOUSE_INVENTORY = 'house:inventory';
 

@@ -5,7 +5,7 @@ import type { JobRunner } from '../../platform/jobs/runner.ts';
 import type { Chain } from '../addresses.ts';
 import type { ChainBackend, ChainsDeps } from '../port.ts';
 import type { CustodyKeys } from './custody-keys.ts';
-import { evmDepositAddress, HOUSE_INVENTORY } from './deposit-addresses.ts';
+import { evmDepositAddress } from './deposit-addresses.ts';
 import type { EvmChainSettings } from './settings.ts';
 import { type SweptChain, sweepOnce } from './sweeper.ts';
 import { type WatchedChain, watchOnce } from './watcher.ts';
@@ -84,9 +84,4 @@ async function registerWatcher(runner: JobRunner, ctx: ChainsDeps, watched: Watc
   });
   await enqueueJob(ctx.db, { kind: watchKind, singletonKey: watchKind });
   await enqueueJob(ctx.db, { kind: sweepKind, singletonKey: sweepKind });
-}
-
-/** The house's deposit address on a chain, where the operator funds the inventory (decision 83). */
-export function houseDepositAddress(q: Queryable, keys: CustodyKeys, chain: Chain): Promise<string> {
-  return evmDepositAddress(q, keys, chain, HOUSE_INVENTORY);
 }

@@ -12,7 +12,7 @@ import { tokenDecimals } from './watcher.ts';
 const NATIVE_DECIMALS = 18;
 
 /**
- * Custody on chain against the ledger, per currency of the chain (contract decision 84): what
+ * Custody on chain against the ledger, per currency of the chain (contract decision 85): what
  * the hot wallet and every deposit address hold, against what the ledger says custody holds:
  * customers' balances, the house inventory, the other house balances (fees, fx, sweep gas) and
  * the sends paid out on the ledger that the chain has not confirmed yet. The chain is read at the
