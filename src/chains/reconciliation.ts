@@ -1,6 +1,6 @@
 import { isChain } from './addresses.ts';
-import type { ChainReconciliation, ChainsDeps } from './port.ts';
 import { chainErrors } from './errors.ts';
+import type { ChainReconciliation, ChainsDeps } from './port.ts';
 
 /**
  * A chain's custody against the ledger (contract decision 85), as its backend computes it: only
