@@ -195,6 +195,8 @@ const RECONCILIATION_COLUMNS = [
   'depositAddresses',
   'onChain',
   'difference',
+  'queuedSends',
+  'shortfall',
 ];
 
 export function reconciliationText(answer: ReconciliationAnswer): string {

@@ -18,6 +18,8 @@ const CurrencyLine = Type.Object({
   onChain: Type.Number(),
   difference: Type.Number(),
   balanced: Type.Boolean(),
+  queuedSends: Type.Number(),
+  shortfall: Type.Number(),
 });
 
 const Reconciliation = Type.Object({
@@ -38,7 +40,7 @@ export const chainsOperatorRoutes: FastifyPluginAsync<{ ctx: ChainsDeps }> = asy
         security: OPERATOR_SECURITY,
         summary: "A chain's custody on chain against the ledger",
         description:
-          'Operator token only. Per currency of the chain: what customers hold on the ledger (liabilities), the house inventory and other house balances, the sends paid out on the ledger the chain has not confirmed (pendingWithdrawals), against what the hot wallet and the deposit addresses hold at the last block the watcher credited. `houseDepositAddress` is where the operator deposits to fund the inventory. Amounts are numbers in currency units (strings with format=json_numberstring). 404 for a chain without real custody (no RPC URL); 503 when its node does not answer.',
+          'Operator token only. Per currency of the chain: what customers hold on the ledger (liabilities), the house inventory and other house balances, the sends paid out on the ledger the chain has not confirmed (pendingWithdrawals), against what the hot wallet and the deposit addresses hold at the last block the watcher credited. `houseDepositAddress` is where the operator deposits to fund the inventory; `shortfall` is what the hot wallet lacks to pay the sends still queued (card deliveries waiting for funds among them). Amounts are numbers in currency units (strings with format=json_numberstring). 404 for a chain without real custody (no RPC URL); 503 when its node does not answer.',
         params: ChainParams,
         response: { 200: Reconciliation, ...errorResponses(401, 404, 503) },
       },

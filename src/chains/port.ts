@@ -77,6 +77,10 @@ export interface CurrencyReconciliation {
   /** onChain − expectedOnChain: zero when custody balances. */
   difference: Money;
   balanced: boolean;
+  /** Every send on this chain not settled yet (withdrawals, card deliveries, gas top-ups). */
+  queuedSends: Money;
+  /** What the hot wallet lacks to pay them (0 when it can): the operator funds the inventory. */
+  shortfall: Money;
 }
 
 export interface ChainReconciliation {

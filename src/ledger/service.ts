@@ -27,7 +27,8 @@ export { entriesParams, entriesValues } from './store.ts';
  * these functions with their own transaction.
  *
  * Owners are SRNs: `account:AC_…`, `user:US_…`, and the system owners `external:card`,
- * `external:chain:<chain>`, `external:bank`, `house:fx`, `house:fees` (which may go negative).
+ * `external:chain:<chain>`, `external:bank`, `house:fx`, `house:fees`, `house:inventory` (which may
+ * go negative).
  */
 export interface Posting {
   owner: string;

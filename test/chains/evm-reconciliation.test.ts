@@ -9,6 +9,7 @@ import { checkChainIds } from '../../src/chains/port.ts';
 import { reconciliationText } from '../../src/cli.ts';
 import { sleep } from '../../src/platform/clock.ts';
 import type { JobRunner } from '../../src/platform/jobs/runner.ts';
+import { Money } from '../../src/platform/money.ts';
 import { DEFAULT_FEE_SCHEDULE } from '../../src/pricing/fees.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { type EvmNode, startEvmNode } from '../helpers/evm-node.ts';
@@ -49,7 +50,7 @@ let swept: SweptChain;
 beforeAll(async () => {
   node = await startEvmNode();
   token = await node.deployToken('Test USD', 'USDC', 6);
-  const env = chainEnv(node.rpcUrl, { USDC: token }, { RAMPART_EVM_FUNDS_WAIT_MS: '500' });
+  const env = chainEnv(node.rpcUrl, { USDC: token }, { RAMPART_EVM_FUNDS_WAIT_MS: '120000' });
   ({ t, partner: cardPartner } = await startCardOrderApp({ env }));
   swept = evmDepositSide(parseEvmChains(env).ethereum!, custodyKeys(SEED), node.client).swept;
   await checkChainIds(t.ctx.chains.backends, { warn: () => undefined });
@@ -122,14 +123,24 @@ async function transferStatus(userId: string, id: string) {
 
 describe('the reconciliation of a real chain', () => {
   it('balances after deposits, a withdrawal, a failed send, a card delivery and sweeps; reports a planted discrepancy', async () => {
-    const { houseDepositAddress } = await reconciliation();
+    // A card order before the house has any coin: its delivery waits, and the operator sees why.
+    const { reservation, amount } = await lockedReservation(t, cardPartner);
+    const order = await createOrder(t, cardPartner, orderBody(cardPartner, reservation, amount));
+    expect(order.status, JSON.stringify(order.body)).toBe(200);
+    await work(5);
+    const waiting = await reconciliation();
+    const short = waiting.currencies.find((line) => line.currency === 'ETH')!;
+    expect(Number(short.shortfall)).toBeGreaterThan(0);
+    expect(short.shortfall).toBe(short.queuedSends);
+    expect((await readOrder(t, cardPartner, String(order.body.id))).status).toBe('PROCESSING');
+
+    const { houseDepositAddress } = waiting;
     await pay(houseDepositAddress, '20');
     const userId = await approvedUser(t, partner);
     const { ETH: address } = await depositAddresses(t, partner, userId);
     await pay(address!, '4');
     await payToken(address!, '120');
     await work(40);
-    expect((await balances(t, 'house:inventory')).total).toEqual({ ETH: '20' });
     expect((await balances(t, `user:${userId}`)).total).toEqual({ ETH: '4', USDC: '120' });
 
     const sent = await call(t, partner, userId, 'POST', '/v3/transfers', {
@@ -154,19 +165,25 @@ describe('the reconciliation of a real chain', () => {
     });
     const failing = (await refused.json()) as { id: string };
     expect(refused.status, JSON.stringify(failing)).toBe(200);
-    const { reservation, amount } = await lockedReservation(t, cardPartner);
-    const order = await createOrder(t, cardPartner, orderBody(cardPartner, reservation, amount));
-    expect(order.status, JSON.stringify(order.body)).toBe(200);
     await work(60);
     expect(await transferStatus(userId, withdrawal.id)).toBe('COMPLETED');
     expect(await transferStatus(userId, failing.id)).toBe('FAILED');
-    expect((await readOrder(t, cardPartner, String(order.body.id))).status).toBe('COMPLETE');
+    const delivered = await readOrder(t, cardPartner, String(order.body.id));
+    expect(delivered.status).toBe('COMPLETE');
+    // The delivery drew on the inventory the operator deposited.
+    const { rows: sends } = await t.database.db.query<{ amount: string }>(
+      'SELECT amount FROM chain_sends WHERE reference = $1',
+      [`order:${order.body.id}`],
+    );
+    const inventory = new Money(20).minus(sends[0]!.amount);
+    expect((await balances(t, 'house:inventory')).total).toEqual({ ETH: inventory.toFixed() });
     const { rows: open } = await t.database.db.query("SELECT id FROM evm_sweeps WHERE status = 'SENT'");
     expect(open).toEqual([]);
     await expectLedgerSound(t);
 
     const report = await reconciliation();
     expect(report.balanced, JSON.stringify(report)).toBe(true);
+    expect(report.currencies.every((line) => line.shortfall === 0)).toBe(true);
     expect(report.currencies.map((line) => line.currency)).toEqual(['ETH', 'USDC']);
     const text = reconciliationText(report as never);
     expect(text).toContain(`house deposit address (inventory): ${houseDepositAddress}`);

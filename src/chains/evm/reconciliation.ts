@@ -27,11 +27,12 @@ export async function reconcileEvmChain(ctx: ChainsDeps, chain: SweptChain): Pro
   const addresses = (await depositKeysOf(ctx.db, chain.chain)).map((key) => key.address as Address);
   const hot = chain.hotWallet;
   const currencies = [chain.nativeCurrency, ...chain.tokens.map((token) => token.currency)];
-  const [totals, pending] = await Promise.all([
+  const [totals, pending, queued] = await Promise.all([
     totalsByCurrency(ctx.db, currencies),
     // Withdrawals are paid on the ledger when created; card deliveries and gas top-ups only when
     // their send confirms, so only the withdrawals not settled yet are custody's still.
     unsettledSendTotals(ctx.db, chain.chain, 'transfer'),
+    unsettledSendTotals(ctx.db, chain.chain, null),
   ]);
   const held = async (currency: string, address: Address): Promise<Money> => {
     if (currency === chain.nativeCurrency)
@@ -59,6 +60,8 @@ export async function reconcileEvmChain(ctx: ChainsDeps, chain: SweptChain): Pro
     const expected = ledger.customers.plus(ledger.inventory).plus(ledger.house).plus(pendingWithdrawals);
     const onChain = hotWallet.plus(depositAddresses);
     const difference = onChain.minus(expected);
+    const queuedSends = new Money(queued.get(ledger.currency) ?? 0);
+    const short = queuedSends.minus(hotWallet);
     lines.push({
       currency: ledger.currency,
       liabilities: ledger.customers,
@@ -71,6 +74,8 @@ export async function reconcileEvmChain(ctx: ChainsDeps, chain: SweptChain): Pro
       onChain,
       difference,
       balanced: difference.isZero(),
+      queuedSends,
+      shortfall: short.gt(0) ? short : new Money(0),
     });
   }
   return {
