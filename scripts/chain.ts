@@ -1,7 +1,9 @@
 /**
  * `npm run chain`: a local EVM chain for trying Rampart's real custody. Starts hardhat's node
- * (chain id 31337) with a test USDC token, gives the hot wallet of a fresh custody seed some ETH
- * and USDC to pay out with, and prints the settings `npm start` needs. Ctrl-C stops the node.
+ * (chain id 31337, a block a second) with a test USDC token, makes a fresh custody seed, and
+ * prints the settings `npm start` needs. The hot wallet starts empty: deposits are swept into it,
+ * and the operator funds card deliveries through the house's deposit address, so the
+ * reconciliation balances from the first block. Ctrl-C stops the node.
  *
  * `npm run chain -- pay <rpcUrl> <address> <amount> [USDC <token>]`: sends ETH (or the test
  * token) from one of the node's funded test accounts, as a customer's deposit would arrive.
@@ -22,14 +24,12 @@ async function start() {
   const token = await node.deployToken('Test USD Coin', 'USDC', TOKEN_DECIMALS);
   const seed = generateMnemonic(wordlist, 256);
   const hot = custodyKeys(seed).hotWallet().address;
-  await node.client.waitForTransactionReceipt({ hash: await node.sendEth(hot, parseEther('100')) });
-  await node.mintToken(token, hot, parseUnits('100000', TOKEN_DECIMALS));
   await node.mintToken(token, privateKeyToAccount(PAYER_KEY).address, parseUnits('100000', TOKEN_DECIMALS));
   // Blocks keep coming, so deposits get their confirmations without anyone mining by hand.
   await node.rpc('evm_setIntervalMining', [1000]);
   process.stdout.write(`Local chain up at ${node.rpcUrl} (chain id ${node.chainId}, a block a second)
 Test USDC token: ${token}
-Hot wallet ${hot} holds 100 ETH and 100,000 USDC.
+Hot wallet: ${hot} (empty: deposits are swept into it)
 
 Start Rampart against it (the custody seed below is a fresh one for this chain only):
 
@@ -40,9 +40,10 @@ RAMPART_CHAIN_ETHEREUM_TOKENS=USDC=${token} \\
 RAMPART_CUSTODY_SEED="${seed}" \\
 npm start
 
-Pay a deposit address from a funded test account:
+Pay a deposit address from a funded test account (it holds 10,000 ETH and 100,000 USDC):
   npm run chain -- pay ${node.rpcUrl} <address> 1.5
   npm run chain -- pay ${node.rpcUrl} <address> 25 USDC ${token}
+Fund card-order deliveries: pay the houseDepositAddress that \`npx rampart reconcile ethereum\` names.
 Ctrl-C stops the chain (its state is not kept).
 `);
   const stop = () => void node.stop().then(() => process.exit(0));
