@@ -50,7 +50,8 @@ export interface Running {
 
 /**
  * Tables whose rows are updated or deleted all the time (queues, balances, holds, order and
- * transfer states, signature-replay records, hosted-checkout card attempts), vacuumed every
+ * transfer states, the chain watchers' cursors, signature-replay records, hosted-checkout card
+ * attempts), vacuumed every
  * minute by registerVacuum whatever the server's autovacuum does.
  */
 const HOT_TABLES = [
@@ -62,6 +63,7 @@ const HOT_TABLES = [
   'sandbox_card_authorizations',
   'transfers',
   'chain_sends',
+  'evm_watch_cursors',
   'signature_replays',
   'checkout_card_attempts',
 ];

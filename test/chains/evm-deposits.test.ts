@@ -152,6 +152,11 @@ describe('the EVM deposit watcher', () => {
     const userId = await approvedUser(t, partner);
     const owner = `user:${userId}`;
     const { ETH: address } = await depositAddresses(t, partner, userId);
+    const subscribed = await call(t, partner, userId, 'POST', '/v3/subscriptions', {
+      subscribeTo: owner,
+      notifyTarget: 'http://127.0.0.1:9/hooks',
+    });
+    expect(subscribed.status, await subscribed.clone().text()).toBe(200);
     const hash = await payNative(address!, '1.5');
     await watchOnce(t.ctx, side.watched);
     expect((await balances(t, owner)).total).toEqual({});
@@ -170,6 +175,11 @@ describe('the EVM deposit watcher', () => {
       destAmount: 1.5,
       blockchainTx: { networkTxId: hash, direction: 'INCOMING', amount: 1.5, currency: 'ETH', address },
     });
+    const { rows: callbacks } = await t.database.db.query(
+      'SELECT trigger FROM callback_deliveries WHERE trigger = $1',
+      [`transfer:${transferId}`],
+    );
+    expect(callbacks).toEqual([{ trigger: `transfer:${transferId}` }]);
     await expectLedgerSound(t);
   });
 
