@@ -196,7 +196,7 @@ async function startOn(config: Config, mode: Mode, opened: OpenedDatabase): Prom
   const migrations = await readMigrations();
   const { masterKey, operatorToken, custodySeed } = secrets;
   const runtimeConfig = { ...config, masterKey, operatorToken, custodySeed };
-  const ports = portsFor(runtimeConfig, db);
+  const ports = await portsFor(runtimeConfig, db);
   // A node of another chain stops the start here (one line); an unreachable one does not.
   try {
     await checkChainIds(ports.chains, log);

@@ -40,6 +40,11 @@ export interface ChainBackend {
    * chain's native coin and tokens); undefined: the fixed list of addresses.ts decides.
    */
   readonly currencies?: readonly string[];
+  /**
+   * Why this backend would not pay `currency` to `address` (a real chain asks its node: native
+   * coin to a contract), or undefined. Throws when the node cannot be asked.
+   */
+  destinationRefusal?(address: string, currency: string): Promise<string | undefined>;
   /** False while the chain's node cannot be reached: new sends are refused as transient (503). */
   reachable?(): boolean;
   /** The start check (a real chain: the node's chain id); throws to stop the start. */
@@ -165,6 +170,16 @@ export function chainCarries(ctx: ChainsDeps, chain: Chain, currency: string): b
 /** Whether `chain`'s node answers now (a backend without a node always does). */
 export function chainReachable(ctx: ChainsDeps, chain: Chain): boolean {
   return ctx.chains.backends[chain]?.reachable?.() ?? true;
+}
+
+/** The backend's refusal of a destination before anything is written (see ChainBackend). */
+export function chainDestinationRefusal(
+  ctx: ChainsDeps,
+  chain: Chain,
+  address: string,
+  currency: string,
+): Promise<string | undefined> {
+  return ctx.chains.backends[chain]?.destinationRefusal?.(address, currency) ?? Promise.resolve(undefined);
 }
 
 /** Runs every backend's start check once (one backend may serve several chains). */

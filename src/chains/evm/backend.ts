@@ -1,4 +1,4 @@
-import { erc20Abi } from 'viem';
+import { BaseError, erc20Abi } from 'viem';
 import { enqueueJob } from '../../platform/jobs/queue.ts';
 import type { JobRunner } from '../../platform/jobs/runner.ts';
 import type { Chain } from '../addresses.ts';
@@ -7,7 +7,8 @@ import type { CustodyKeys } from './custody-keys.ts';
 import { evmDepositSide } from './deposit-side.ts';
 import { reconcileEvmChain } from './reconciliation.ts';
 import { checkChainId, evmRpc } from './rpc.ts';
-import { type EvmChainRuntime, isUnreachable, runSender } from './sender.ts';
+import { contractRefusal, type EvmChainRuntime, isUnreachable } from './send-common.ts';
+import { runSender } from './sender.ts';
 import type { EvmChainSettings, EvmSendSettings } from './settings.ts';
 
 /** How often a process checks that an unreachable (or reached) node answers, for the 503 of new sends. */
@@ -89,6 +90,11 @@ export function evmChain(
     reconcile: (ctx) => reconcileEvmChain(ctx, deposits.swept),
     settleJob: () => ({ kind, runAtMs: Date.now(), maxAttempts: 1 }),
     reachable: () => up,
+    async destinationRefusal(address, currency) {
+      if (currency !== settings.nativeCurrency || sends.nativeToContracts) return undefined;
+      const code = await rpc.publicClient.getCode({ address: address as `0x${string}` });
+      return code !== undefined && code !== '0x' ? contractRefusal(address, currency) : undefined;
+    },
     async checkAtStart(log) {
       const id = await checkChainId(settings, rpc.publicClient, log);
       up = id !== undefined;
@@ -106,7 +112,10 @@ export function evmChain(
           await runSender(ctx, runtime);
         } catch (error) {
           // The next round tries again; a node that does not answer is a wait, not a fault.
-          if (!isUnreachable(error)) throw error;
+          if (isUnreachable(error)) return;
+          // viem's full message names the RPC URL, which may carry the provider's API key.
+          if (error instanceof BaseError) throw new Error(`${settings.chain} node: ${error.shortMessage}`);
+          throw error;
         } finally {
           await scheduleNext(ctx);
         }

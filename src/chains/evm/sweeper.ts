@@ -9,11 +9,12 @@ import {
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { postEntry } from '../../ledger/service.ts';
-import { type Db, type Tx, withTransaction } from '../../platform/db/pool.ts';
+import { type Db, withTransaction } from '../../platform/db/pool.ts';
 import { randomChars } from '../../platform/ids.ts';
 import { Money } from '../../platform/money.ts';
-import { type ChainOutcome, type ChainsDeps, requestChainSend } from '../port.ts';
+import { type ChainsDeps, requestChainSend } from '../port.ts';
 import { type DepositKeyRow, depositKeysOf, insertSweep, openSweeps, settleSweep } from './deposit-store.ts';
+import { SWEEP_GAS } from './sweep-gas.ts';
 import type { WatchedChain } from './watcher.ts';
 
 /**
@@ -238,17 +239,6 @@ async function requestGas(ctx: ChainsDeps, chain: SweptChain, address: Address, 
       amount: new Money(formatUnits(wei, NATIVE_DECIMALS)),
     });
   });
-}
-
-/** The reference type of gas top-ups (`sweepgas:…`), whose outcomes come to onSweepGasOutcome. */
-export const SWEEP_GAS = 'sweepgas';
-
-/**
- * A top-up's outcome, in the sender's settling transaction: the address may be swept again (a
- * failed top-up is asked for again next pass). Its gas was booked by the sender.
- */
-export async function onSweepGasOutcome(tx: Tx, outcome: ChainOutcome): Promise<void> {
-  await settleSweep(tx, null, outcome.reference, outcome.status, null);
 }
 
 /** Signs, records, then broadcasts: a restart finds the transaction whether it went out or not. */

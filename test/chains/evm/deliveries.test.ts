@@ -6,12 +6,15 @@ import type { JobRunner } from '../../../src/platform/jobs/runner.ts';
 import type { TestApp } from '../../helpers/app.ts';
 import { type EvmNode, startEvmNode } from '../../helpers/evm-node.ts';
 import type { PartnerCredentials } from '../../helpers/partner.ts';
+import { type RpcProxy, startRpcProxy } from '../../helpers/rpc-proxy.ts';
 import {
   createOrder,
   ETH_ADDRESS,
+  lockedBody,
   lockedReservation,
   nonZeroBalances,
   orderBody,
+  postSigned,
   readOrder,
   startCardOrderApp,
   workerFor,
@@ -20,14 +23,16 @@ import { chainEnv, fundHotWallet, HOT_WALLET } from './support.ts';
 
 /** A completed card order's crypto, delivered by a real transaction from the hot wallet. */
 let node: EvmNode;
+let proxy: RpcProxy;
 let t: TestApp;
 let partner: PartnerCredentials;
 let worker: JobRunner;
 
 beforeAll(async () => {
   node = await startEvmNode();
+  proxy = await startRpcProxy(node.rpcUrl);
   ({ t, partner } = await startCardOrderApp({
-    env: chainEnv(node.rpcUrl, {}, { RAMPART_EVM_FUNDS_WAIT_MS: '500' }),
+    env: chainEnv(proxy.url, {}, { RAMPART_EVM_FUNDS_WAIT_MS: '500' }),
   }));
   await checkChainIds(t.ctx.chains.backends, { warn: () => undefined });
   worker = workerFor(t);
@@ -35,6 +40,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => {
   await t?.close();
+  await proxy?.close();
   await node?.stop();
 });
 
@@ -58,6 +64,31 @@ async function deliveryTx(orderId: string) {
 }
 
 describe('a card order delivered on a real chain', () => {
+  it('is refused for a currency the chain does not carry (400), and while its node is down (503)', async () => {
+    const usdc = await postSigned(
+      t,
+      partner,
+      '/v3/orders/reserve',
+      lockedBody(partner, { destCurrency: 'USDC' }),
+    );
+    expect(usdc.status).toBe(400);
+    expect(await usdc.json()).toMatchObject({
+      errorCode: 'validation.invalidAddress',
+      problematicField: 'dest',
+    });
+    proxy.mode = 'down';
+    try {
+      await sleep(2500); // the backend's probe notices
+      const refused = await postSigned(t, partner, '/v3/orders/reserve', lockedBody(partner));
+      expect(refused.status).toBe(503);
+      expect(await refused.json()).toMatchObject({ errorCode: 'transfer.chainUnavailable', transient: true });
+    } finally {
+      proxy.mode = 'forward';
+    }
+    await sleep(2500);
+    expect((await postSigned(t, partner, '/v3/orders/reserve', lockedBody(partner))).status).toBe(200);
+  }, 60_000);
+
   it('fails with the card refunded when the hot wallet cannot cover it in time', async () => {
     const { reservation, amount } = await lockedReservation(t, partner);
     const before = await nonZeroBalances(t);

@@ -1,10 +1,14 @@
+import pino from 'pino';
 import { parseEther } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { custodyKeys } from '../../../src/chains/evm/custody-keys.ts';
 import { fromBaseUnits } from '../../../src/chains/evm/units.ts';
+import { registerChainSettlers } from '../../../src/chains/port.ts';
+import { JobRunner } from '../../../src/platform/jobs/runner.ts';
 import { Money } from '../../../src/platform/money.ts';
 import { type EvmNode, startEvmNode } from '../../helpers/evm-node.ts';
 import { type RpcProxy, startRpcProxy } from '../../helpers/rpc-proxy.ts';
-import { balances, expectLedgerSound } from '../../transfers/support.ts';
+import { balances, expectLedgerSound, moneyState } from '../../transfers/support.ts';
 import {
   type ChainApp,
   chainEnv,
@@ -13,6 +17,7 @@ import {
   HOT_WALLET,
   RECIPIENT,
   rounds,
+  SEED,
   sendRows,
   settle,
   startChainApp,
@@ -25,19 +30,22 @@ let app: ChainApp;
 /** USDC: a 6-decimal token; DAI: a token whose contract has only 6 decimals (the ledger keeps 18). */
 let usdc: `0x${string}`;
 let dai: `0x${string}`;
+/** A token the hot wallet holds none of (ledger code MATIC, carried here as an ERC-20). */
+let scarce: `0x${string}`;
 
 beforeAll(async () => {
   node = await startEvmNode();
   proxy = await startRpcProxy(node.rpcUrl);
   usdc = await node.deployToken('Test USD', 'USDC', 6);
   dai = await node.deployToken('Six-decimal DAI', 'DAI', 6);
+  scarce = await node.deployToken('Scarce', 'MATIC', 18);
   app = await startChainApp(
     chainEnv(
       proxy.url,
-      { USDC: usdc, DAI: dai },
+      { USDC: usdc, DAI: dai, MATIC: scarce },
       { RAMPART_EVM_FEE_BUMP_AFTER_MS: '300', RAMPART_EVM_FUNDS_WAIT_MS: '1500' },
     ),
-    { ETH: '1000', USDC: '100000', DAI: '100' },
+    { ETH: '1000', USDC: '100000', DAI: '100', MATIC: '50', AVAX: '5' },
   );
   await fundHotWallet(node, parseEther('20'));
   await node.mintToken(usdc, HOT_WALLET, 1_000_000_000_000n);
@@ -159,6 +167,38 @@ describe('a withdrawal to an EVM chain', () => {
   }, 90_000);
 });
 
+describe('two workers', () => {
+  it('work one chain one at a time: every send its own nonce, each paid once', async () => {
+    const second = new JobRunner(app.t.database.db, pino({ level: 'silent' }), 50);
+    await registerChainSettlers(second, app.t.ctx);
+    const nonceBefore = await hotNonce();
+    const paidBefore = await node.client.getBalance({ address: RECIPIENT });
+    const ids: string[] = [];
+    for (let index = 0; index < 4; index++) ids.push((await withdraw(app, 'ETH', '0.1', RECIPIENT)).body.id);
+    for (let round = 0; round < 40; round++) {
+      await Promise.all([app.runner.drain(), second.drain()]);
+      const statuses = await Promise.all(ids.map(async (id) => (await getTransfer(app, id)).status));
+      if (statuses.every((status) => status !== 'PENDING')) break;
+      await node.mine(1);
+      await new Promise((resolve) => setTimeout(resolve, 60));
+    }
+    const done = await Promise.all(ids.map((id) => getTransfer(app, id)));
+    expect(done.map((transfer) => transfer.status)).toEqual([
+      'COMPLETED',
+      'COMPLETED',
+      'COMPLETED',
+      'COMPLETED',
+    ]);
+    const nonces = (await Promise.all(ids.map((id) => sendRows(app, `transfer:${id}`)))).map(
+      (rows) => rows[0]!.nonce,
+    );
+    expect(nonces.sort((a, b) => a - b)).toEqual([0, 1, 2, 3].map((offset) => nonceBefore + offset));
+    expect(await hotNonce()).toBe(nonceBefore + 4);
+    const paid = done.reduce((sum, transfer) => sum + parseEther(String(transfer.destAmount)), 0n);
+    expect(await node.client.getBalance({ address: RECIPIENT })).toBe(paidBefore + paid);
+  }, 60_000);
+});
+
 describe('faults of a send', () => {
   it('a token contract that reverts when asked: FAILED at once with the funds returned, no nonce used', async () => {
     const before = await balances(app.t, `account:${app.partner.accountId}`);
@@ -231,15 +271,67 @@ describe('faults of a send', () => {
     await expectLedgerSound(app.t);
   }, 60_000);
 
-  it('native coin to a contract is refused unless allowed: FAILED, funds returned', async () => {
-    const forwarder = await node.deployForwarder();
+  it('a token the hot wallet lacks: the send waits, then FAILED with the funds returned, no nonce used', async () => {
     const before = await balances(app.t, `account:${app.partner.accountId}`);
-    const created = await withdraw(app, 'ETH', '0.1', forwarder);
+    const nonceBefore = await hotNonce();
+    const created = await withdraw(app, 'MATIC', '20', RECIPIENT);
+    expect(created.status).toBe(200);
+    await rounds(app, 3);
+    expect((await getTransfer(app, created.body.id)).status).toBe('PENDING');
+    await new Promise((resolve) => setTimeout(resolve, 1600));
+    const done = await settle(app, node, created.body.id);
+    expect(done.status).toBe('FAILED');
+    expect(done.failureReason).toMatch(
+      /^The ethereum hot wallet could not cover [0-9.]+ MATIC and its gas in time\.$/,
+    );
+    expect(await balances(app.t, `account:${app.partner.accountId}`)).toEqual(before);
+    expect(await hotNonce()).toBe(nonceBefore);
+    expect(await node.tokenBalance(scarce, RECIPIENT)).toBe(0n);
+  }, 60_000);
+
+  it('native coin to a contract is refused at the request: 400, nothing written', async () => {
+    const forwarder = await node.deployForwarder();
+    const before = await moneyState(app.t);
+    const refused = await withdraw(app, 'ETH', '0.1', forwarder);
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({
+      errorCode: 'validation.contractAddress',
+      problematicField: 'dest',
+      message: `${forwarder} is a contract: ETH is not sent to contracts (RAMPART_EVM_NATIVE_TO_CONTRACTS).`,
+    });
+    expect(await moneyState(app.t)).toEqual(before);
+    // A token is no native coin: its transfer to a contract is the token's business.
+    expect((await withdraw(app, 'USDC', '2', forwarder)).status).toBe(200);
+  }, 60_000);
+
+  it('native coin to an address that became a contract after the request: FAILED, funds returned', async () => {
+    const address = custodyKeys(SEED).depositAccount(8).address;
+    const before = await balances(app.t, `account:${app.partner.accountId}`);
+    const created = await withdraw(app, 'ETH', '0.1', address);
+    expect(created.status).toBe(200);
+    await node.rpc('hardhat_setCode', [address, '0x00']);
     const done = await settle(app, node, created.body.id);
     expect(done.status).toBe('FAILED');
     expect(done.failureReason).toContain('is a contract');
-    expect(await node.client.getBalance({ address: forwarder })).toBe(0n);
+    expect(await node.client.getBalance({ address })).toBe(0n);
     expect(await balances(app.t, `account:${app.partner.accountId}`)).toEqual(before);
+  }, 60_000);
+
+  it('native coin to a contract goes out when RAMPART_EVM_NATIVE_TO_CONTRACTS allows it', async () => {
+    const forwarder = await node.deployForwarder();
+    const allowing = await startChainApp(
+      chainEnv(proxy.url, { USDC: usdc, DAI: dai }, { RAMPART_EVM_NATIVE_TO_CONTRACTS: 'true' }),
+      { ETH: '10' },
+    );
+    try {
+      const created = await withdraw(allowing, 'ETH', '0.5', forwarder);
+      expect(created.status).toBe(200);
+      const done = await settle(allowing, node, created.body.id);
+      expect(done.status).toBe('COMPLETED');
+      expect(await node.client.getBalance({ address: forwarder })).toBe(parseEther(String(done.destAmount)));
+    } finally {
+      await allowing.t.close();
+    }
   }, 60_000);
 
   it('an address of the wrong chain, or a currency the chain does not carry: 400, nothing written', async () => {
@@ -251,9 +343,9 @@ describe('faults of a send', () => {
     );
     expect(bitcoin.status).toBe(400);
     expect(bitcoin.body).toMatchObject({ errorCode: 'validation.invalidAddress', problematicField: 'dest' });
-    const matic = await withdraw(app, 'MATIC', '1', RECIPIENT);
-    expect(matic.status).toBe(400);
-    expect(matic.body).toMatchObject({ errorCode: 'validation.invalidAddress', problematicField: 'dest' });
+    const avax = await withdraw(app, 'AVAX', '1', RECIPIENT);
+    expect(avax.status).toBe(400);
+    expect(avax.body).toMatchObject({ errorCode: 'validation.invalidAddress', problematicField: 'dest' });
   });
 
   it('the node down, answering errors or garbage: queued sends wait and go out once it answers', async () => {
