@@ -153,21 +153,25 @@ describe('the reconciliation of a real chain', () => {
     });
     const withdrawal = (await sent.json()) as { id: string };
     expect(sent.status, JSON.stringify(withdrawal)).toBe(200);
-    // Native coin to a contract is refused: the send fails, its funds come back.
-    const forwarder = await node.deployForwarder();
+    await work(20);
+    // A token that refuses every transfer (paused): the send fails, its funds come back.
+    await node.client.waitForTransactionReceipt({ hash: await node.pauseToken(token, true) });
     const refused = await call(t, partner, userId, 'POST', '/v3/transfers', {
       source: `user:${userId}`,
-      sourceCurrency: 'ETH',
-      destCurrency: 'ETH',
-      sourceAmount: '0.5',
-      dest: `ethereum:${forwarder}`,
+      sourceCurrency: 'USDC',
+      destCurrency: 'USDC',
+      sourceAmount: '10',
+      dest: `ethereum:${RECIPIENT}`,
       autoConfirm: true,
     });
     const failing = (await refused.json()) as { id: string };
     expect(refused.status, JSON.stringify(failing)).toBe(200);
-    await work(60);
-    expect(await transferStatus(userId, withdrawal.id)).toBe('COMPLETED');
+    for (let round = 0; round < 40 && (await transferStatus(userId, failing.id)) === 'PENDING'; round++)
+      await work(1);
     expect(await transferStatus(userId, failing.id)).toBe('FAILED');
+    await node.client.waitForTransactionReceipt({ hash: await node.pauseToken(token, false) });
+    await work(40);
+    expect(await transferStatus(userId, withdrawal.id)).toBe('COMPLETED');
     const delivered = await readOrder(t, cardPartner, String(order.body.id));
     expect(delivered.status).toBe('COMPLETE');
     // The delivery drew on the inventory the operator deposited.
