@@ -17,9 +17,10 @@ import { type EvmDepositSide, evmDepositSide } from '../../src/chains/evm/deposi
 import { type EvmChainSettings, parseEvmChains } from '../../src/chains/evm/settings.ts';
 import { sweepOnce } from '../../src/chains/evm/sweeper.ts';
 import { watchOnce } from '../../src/chains/evm/watcher.ts';
-import type { TestApp } from '../helpers/app.ts';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { type EvmNode, startEvmNode } from '../helpers/evm-node.ts';
 import type { PartnerCredentials } from '../helpers/partner.ts';
+import { freePort } from '../helpers/process.ts';
 import {
   approvedUser,
   balances,
@@ -344,6 +345,23 @@ describe('sweeping, inventory and reconciliation', () => {
     expect(eth).toMatchObject({ balanced: false, difference: 0.75, houseInventory: 5 });
     expect(report.currencies.find((line) => line.currency === 'USDC')?.balanced).toBe(true);
   });
+
+  it('answers 503, transient, while the chain node does not answer', async () => {
+    const down = await startTestApp({
+      env: {
+        RAMPART_CHAIN_ETHEREUM_RPC_URL: `http://127.0.0.1:${await freePort()}`,
+        RAMPART_CUSTODY_SEED: SEED,
+      },
+    });
+    try {
+      const response = await operator(down, 'GET', '/operator/v1/chains/ethereum/reconciliation');
+      const body = await response.json();
+      expect(response.status, JSON.stringify(body)).toBe(503);
+      expect(body).toMatchObject({ errorCode: 'chains.nodeUnreachable', transient: true });
+    } finally {
+      await down.close();
+    }
+  }, 30_000);
 
   it('answers 404 for a chain without real custody', async () => {
     const response = await operator(t, 'GET', '/operator/v1/chains/bitcoin/reconciliation');
