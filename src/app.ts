@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { callbackOperatorRoutes } from './callbacks/operator-routes.ts';
 import { callbackRoutes } from './callbacks/routes.ts';
+import { chainsOperatorRoutes } from './chains/operator-routes.ts';
 import { checkoutPartnerRoutes } from './checkout/partner-routes.ts';
 import { checkoutRoutes } from './checkout/routes.ts';
 import type { Rampart } from './compose.ts';
@@ -117,6 +118,7 @@ export async function buildApp(ctx: Rampart, options: BuildOptions): Promise<Fas
   await app.register(transfersOperatorRoutes, { ctx });
   await app.register(transfersV2Routes, { ctx });
   await app.register(walletRoutes, { ctx });
+  await app.register(chainsOperatorRoutes, { ctx });
   await app.register(callbackRoutes, { ctx });
   await app.register(callbackOperatorRoutes, { ctx });
   await app.register(notImplementedRoutes);

@@ -16,6 +16,8 @@ const USAGE = `usage: rampart <command>
                                 a new API key for the account (its secretKey is printed once)
   keys list <accountId>         the account's live API keys (no secrets)
   keys revoke <accountId> <apiKey>  delete one of the account's API keys
+  reconcile <chain>             custody on <chain> against the ledger, per currency
+                                (GET /operator/v1/chains/<chain>/reconciliation); exit 1 if unbalanced
   --help                        this text`;
 
 /** Asked for, the usage goes to stdout with exit 0; for an unknown command, to stderr with exit 2. */
@@ -160,6 +162,56 @@ async function keysCommand(args: string[]) {
   }
 }
 
+/** `rampart reconcile <chain>`: the reconciliation as a table; exit 1 when it does not balance. */
+async function reconcileCommand(args: string[]) {
+  const [chain] = args;
+  if (!chain || args.length !== 1) throw new Error(USAGE);
+  const answer = JSON.parse(
+    await operatorRequest(
+      'GET',
+      `/operator/v1/chains/${encodeURIComponent(chain)}/reconciliation?format=json_numberstring`,
+    ),
+  ) as ReconciliationAnswer;
+  process.stdout.write(reconciliationText(answer));
+  if (!answer.balanced) process.exitCode = 1;
+}
+
+interface ReconciliationAnswer {
+  chain: string;
+  blockNumber: number;
+  houseDepositAddress: string;
+  hotWalletAddress: string;
+  balanced: boolean;
+  currencies: Record<string, string | boolean>[];
+}
+
+const RECONCILIATION_COLUMNS = [
+  'liabilities',
+  'houseInventory',
+  'houseOther',
+  'pendingWithdrawals',
+  'expectedOnChain',
+  'hotWallet',
+  'depositAddresses',
+  'onChain',
+  'difference',
+  'queuedSends',
+  'shortfall',
+];
+
+export function reconciliationText(answer: ReconciliationAnswer): string {
+  const lines = [
+    `chain ${answer.chain} at block ${answer.blockNumber}: ${answer.balanced ? 'balanced' : 'NOT BALANCED'}`,
+    `house deposit address (inventory): ${answer.houseDepositAddress}`,
+    `hot wallet: ${answer.hotWalletAddress}`,
+  ];
+  for (const line of answer.currencies) {
+    lines.push(`${line.currency}: ${line.balanced ? 'balanced' : 'NOT BALANCED'}`);
+    for (const column of RECONCILIATION_COLUMNS) lines.push(`  ${column.padEnd(20)}${String(line[column])}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
 export async function main(argv: string[]) {
   const [command = 'serve', ...rest] = argv;
   try {
@@ -167,6 +219,7 @@ export async function main(argv: string[]) {
     if (command === 'migrate') return await runMigrations();
     if (command === 'operator') return await operatorCall(rest);
     if (command === 'keys') return await keysCommand(rest);
+    if (command === 'reconcile') return await reconcileCommand(rest);
     if (HELP.has(command)) return void process.stdout.write(`${USAGE}\n`);
     process.stderr.write(`${USAGE}\n`);
     process.exitCode = 2;

@@ -8,6 +8,7 @@ import { noCardProcessor } from './cards/no-processor.ts';
 import type { CardProcessor } from './cards/processor.ts';
 import { sandboxProcessor } from './cards/sandbox-processor.ts';
 import { CHAINS, type Chain, type Network, networkFor } from './chains/addresses.ts';
+import { onSweepGasOutcome, SWEEP_GAS } from './chains/evm/sweep-gas.ts';
 import type { ChainBackend, ChainOutcomeHandler } from './chains/port.ts';
 import { sandboxChain } from './chains/sandbox-chain.ts';
 import type { Config } from './config.ts';
@@ -22,6 +23,7 @@ import type { AppContext } from './platform/context.ts';
 import type { Db } from './platform/db/pool.ts';
 import { createPriceFeed, type PriceFeed } from './pricing/service.ts';
 import type { BankRail } from './transfers/bank-port.ts';
+import { recordChainDeposits } from './transfers/deposits.ts';
 import { onTransferOutcome } from './transfers/lifecycle.ts';
 import { sandboxBank } from './transfers/sandbox-bank.ts';
 import { createSettledTransfers, getTransfer, type TransfersDeps } from './transfers/service.ts';
@@ -194,6 +196,7 @@ export function compose(config: RuntimeConfig, databases: Databases, ports: Port
       network: environment.network,
       backends: ports.chains,
       outcomes: chainOutcomeHandlers(() => ctx),
+      deposits: (tx, deposits) => recordChainDeposits(ctx, tx, deposits),
     },
     owners,
     userOwners: cachedOwnerLookup(findUserOwner),
@@ -223,5 +226,6 @@ function chainOutcomeHandlers(services: () => Rampart): Record<string, ChainOutc
       one: (tx, outcome) => onOrderDelivery(services(), tx, outcome),
       many: (tx, outcomes) => onOrderDeliveries(services(), tx, outcomes),
     },
+    [SWEEP_GAS]: { one: onSweepGasOutcome },
   };
 }

@@ -2,7 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { buildApp } from './app.ts';
 import { type DeliveryWorker, startCallbackWorker } from './callbacks/worker.ts';
-import { checkChainIds, closeChainBackends, registerChainSettlers } from './chains/port.ts';
+import {
+  checkChainIds,
+  closeChainBackends,
+  registerChainSettlers,
+  registerChainWatchers,
+} from './chains/port.ts';
 import { purgeOldAttempts } from './checkout/attempts-store.ts';
 import { compose, environmentOf, portsFor, type Rampart } from './compose.ts';
 import type { Config } from './config.ts';
@@ -45,7 +50,8 @@ export interface Running {
 
 /**
  * Tables whose rows are updated or deleted all the time (queues, balances, holds, order and
- * transfer states, signature-replay records, hosted-checkout card attempts), vacuumed every
+ * transfer states, the chain watchers' cursors, signature-replay records, hosted-checkout card
+ * attempts), vacuumed every
  * minute by registerVacuum whatever the server's autovacuum does.
  */
 const HOT_TABLES = [
@@ -57,6 +63,7 @@ const HOT_TABLES = [
   'sandbox_card_authorizations',
   'transfers',
   'chain_sends',
+  'evm_watch_cursors',
   'signature_replays',
   'checkout_card_attempts',
 ];
@@ -87,9 +94,13 @@ export const RAMPART_TABLES = [
   'checkout_card_attempts',
   'chain_sends',
   'deposit_addresses',
+  'evm_deposit_keys',
+  'evm_deposits',
   'evm_nonces',
   'evm_send_txs',
   'evm_sends',
+  'evm_sweeps',
+  'evm_watch_cursors',
   'fee_schedule',
   'idempotency_keys',
   'jobs',
@@ -241,6 +252,7 @@ async function startOn(config: Config, mode: Mode, opened: OpenedDatabase): Prom
     registerUserJobs(jobs, workerCtx);
     registerWalletOrderJobs(jobs, workerCtx);
     await registerChainSettlers(jobs, workerCtx);
+    await registerChainWatchers(jobs, workerCtx);
     await registerTransferJobs(jobs, workerCtx);
     jobs.start();
     callbacks = startCallbackWorker(workerCtx, log);

@@ -1,5 +1,5 @@
 import type { AppContext } from '../platform/context.ts';
-import type { Tx } from '../platform/db/pool.ts';
+import type { Queryable, Tx } from '../platform/db/pool.ts';
 import type { JobRunner } from '../platform/jobs/runner.ts';
 import type { Money } from '../platform/money.ts';
 import { type Chain, chainsForCurrency, type Network } from './addresses.ts';
@@ -19,8 +19,18 @@ import { insertSends } from './store.ts';
 export interface ChainBackend {
   /** The job that settles a send, queued with the send in the caller's transaction. */
   settleJob(): { kind: string; runAtMs: number; maxAttempts: number };
-  /** The address `seed` (an owner and currency) receives deposits at on `chain`. */
-  depositAddress(chain: Chain, seed: string): string;
+  /**
+   * Where `owner` (any SRN) deposits `currency` on `chain`, and every currency that address
+   * receives (an EVM address takes the native coin and each configured token: the users' view
+   * lists it under each). `q` is the caller's transaction: a backend that records the address
+   * (an EVM derivation index) does so with the caller's change.
+   */
+  depositAddress(
+    q: Queryable,
+    chain: Chain,
+    owner: string,
+    currency: string,
+  ): Promise<{ address: string; currencies: string[] }>;
   /** Whether the operator may report a deposit by hand (POST /operator/v1/sandbox/deposits). */
   readonly simulatesDeposits: boolean;
   /** Registers the worker's handler of this backend's settle jobs. */
@@ -41,11 +51,51 @@ export interface ChainBackend {
   checkAtStart?(log: StartLog): Promise<void>;
   /** Stops the backend's timers. */
   close?(): void;
+  /** Registers the worker's deposit watcher and sweeper (a real chain's; the simulated one has none). */
+  registerWatcher?(runner: JobRunner, ctx: ChainsDeps): Promise<void>;
+  /** Custody on chain against the ledger (GET /operator/v1/chains/{name}/reconciliation); real chains only. */
+  reconcile?(ctx: ChainsDeps): Promise<ChainReconciliation>;
 }
 
 /** Where a backend's start check reports what does not stop the start (an unreachable node). */
 export interface StartLog {
   warn(fields: Record<string, unknown>, message: string): void;
+}
+
+/** One currency of a chain's reconciliation: amounts in currency units. */
+export interface CurrencyReconciliation {
+  currency: string;
+  /** What customers hold on the ledger (every owner but `house:` and `external:` ones). */
+  liabilities: Money;
+  /** house:inventory's balance: the operator's own coin for card-order deliveries. */
+  houseInventory: Money;
+  /** Every other house balance in this currency (fees, fx, gas paid for sweeps: may be negative). */
+  houseOther: Money;
+  /** Sends the ledger paid out already that the chain has not confirmed yet (still in custody). */
+  pendingWithdrawals: Money;
+  /** liabilities + houseInventory + houseOther + pendingWithdrawals: what custody should hold. */
+  expectedOnChain: Money;
+  hotWallet: Money;
+  depositAddresses: Money;
+  /** hotWallet + depositAddresses. */
+  onChain: Money;
+  /** onChain − expectedOnChain: zero when custody balances. */
+  difference: Money;
+  balanced: boolean;
+  /** Every send on this chain not settled yet (withdrawals, card deliveries, gas top-ups). */
+  queuedSends: Money;
+  /** What the hot wallet lacks to pay them (0 when it can): the operator funds the inventory. */
+  shortfall: Money;
+}
+
+export interface ChainReconciliation {
+  chain: Chain;
+  /** The block the chain's balances were read at. */
+  blockNumber: number;
+  houseDepositAddress: string;
+  hotWalletAddress: string;
+  currencies: CurrencyReconciliation[];
+  balanced: boolean;
 }
 
 /**
@@ -63,7 +113,22 @@ export interface ChainWiring {
   network: Network;
   backends: Partial<Record<Chain, ChainBackend>>;
   outcomes: Readonly<Record<string, ChainOutcomeHandler>>;
+  /** Credits deposits a chain watcher found, in the watcher's transaction (transfers module). */
+  deposits: ChainDepositHandler;
 }
+
+/** A deposit seen on a chain with its confirmations, to credit to `owner` exactly once. */
+export interface ChainDeposit {
+  chain: Chain;
+  owner: string;
+  address: string;
+  currency: string;
+  amount: Money;
+  /** The BlockchainTx of the facts (§1.5), direction INCOMING. */
+  blockchainTx: Record<string, unknown>;
+}
+
+export type ChainDepositHandler = (tx: Tx, deposits: readonly ChainDeposit[]) => Promise<void>;
 
 /** What the chain functions are given: the chains the composition root wired. */
 export interface ChainsDeps extends AppContext {
@@ -196,6 +261,12 @@ export async function deliverChainOutcomes(
     }
     for (const outcome of ofType) await handler.one(tx, outcome);
   }
+}
+
+/** Registers the deposit watchers of every backend that has one (once each). */
+export async function registerChainWatchers(runner: JobRunner, ctx: ChainsDeps): Promise<void> {
+  for (const backend of new Set(Object.values(ctx.chains.backends)))
+    await backend?.registerWatcher?.(runner, ctx);
 }
 
 /** Registers the settle jobs of every backend wired (once each: one backend may serve several chains). */

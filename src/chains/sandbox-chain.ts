@@ -123,7 +123,10 @@ export function sandboxChain(delayMs: number): ChainBackend {
       runAtMs: Date.now() + delayMs,
       maxAttempts: SETTLE_ATTEMPTS,
     }),
-    depositAddress: sandboxDepositAddress,
+    depositAddress: async (_q, chain, owner, currency) => ({
+      address: sandboxDepositAddress(chain, `${owner}:${currency}`),
+      currencies: [currency],
+    }),
     simulatesDeposits: true,
     registerSettler(runner: JobRunner, ctx: ChainsDeps) {
       runner.register(SANDBOX_SETTLE_JOB, (job) => settleJob(ctx, job));

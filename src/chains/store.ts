@@ -96,3 +96,21 @@ export async function recordOutcomes(q: Queryable, outcomes: readonly SendOutcom
     ],
   );
 }
+
+/**
+ * Per currency, what the sends on `chain` not settled yet pay (amount and network fee): those of
+ * reference type `type`, or every one (null).
+ */
+export async function unsettledSendTotals(
+  q: Queryable,
+  chain: string,
+  type: string | null,
+): Promise<Map<string, string>> {
+  const { rows } = await q.query<{ currency: string; total: string }>(
+    `SELECT currency, sum(amount + network_fee) AS total FROM chain_sends
+     WHERE chain = $1 AND status = 'QUEUED' AND ($2::text IS NULL OR starts_with(reference, $2))
+     GROUP BY currency`,
+    [chain, type === null ? null : `${type}:`],
+  );
+  return new Map(rows.map((row) => [row.currency, row.total]));
+}

@@ -3,6 +3,7 @@ import { currencyScale, Money } from '../platform/money.ts';
 import { isOverdraft, ledgerErrors } from './errors.ts';
 import {
   balanceRows,
+  currencyTotals,
   driftedBalances,
   type EntriesArguments,
   type EntryArguments,
@@ -26,7 +27,8 @@ export { entriesParams, entriesValues } from './store.ts';
  * these functions with their own transaction.
  *
  * Owners are SRNs: `account:AC_…`, `user:US_…`, and the system owners `external:card`,
- * `external:chain:<chain>`, `external:bank`, `house:fx`, `house:fees` (which may go negative).
+ * `external:chain:<chain>`, `external:bank`, `house:fx`, `house:fees`, `house:inventory` (which may
+ * go negative).
  */
 export interface Posting {
   owner: string;
@@ -232,4 +234,30 @@ function balancesFrom(rows: { currency: string; total: string; available: string
 /** Conservation and recomputation: both lists must be empty in a healthy ledger. */
 export async function auditLedger(q: Queryable) {
   return { unbalancedCurrencies: await unbalancedCurrencies(q), driftedBalances: await driftedBalances(q) };
+}
+
+/** What the ledger owes per currency, by kind of owner (a chain's reconciliation reads it). */
+export interface CurrencyTotals {
+  currency: string;
+  /** Every owner but `house:` and `external:` ones. */
+  customers: Money;
+  /** `house:inventory`: the operator's coin for card-order deliveries. */
+  inventory: Money;
+  /** Every other `house:` owner. */
+  house: Money;
+  external: Money;
+}
+
+export async function totalsByCurrency(
+  q: Queryable,
+  currencies: readonly string[],
+): Promise<CurrencyTotals[]> {
+  const rows = await currencyTotals(q, currencies);
+  return rows.map((row) => ({
+    currency: row.currency,
+    customers: new Money(row.customers),
+    inventory: new Money(row.inventory),
+    house: new Money(row.house),
+    external: new Money(row.external),
+  }));
 }

@@ -158,3 +158,28 @@ export async function driftedBalances(q: Queryable) {
   );
   return rows;
 }
+
+/**
+ * Per currency, the ledger's totals split by kind of owner: customers (every owner but the system
+ * ones), `house:inventory`, the other `house:` owners, and the `external:` owners.
+ */
+export async function currencyTotals(q: Queryable, currencies: readonly string[]) {
+  const { rows } = await q.query<{
+    currency: string;
+    customers: string;
+    inventory: string;
+    house: string;
+    external: string;
+  }>(
+    `SELECT c.currency,
+       coalesce(sum(b.total) FILTER (WHERE NOT ledger_is_system_owner(b.owner)), 0) AS customers,
+       coalesce(sum(b.total) FILTER (WHERE b.owner = 'house:inventory'), 0) AS inventory,
+       coalesce(sum(b.total) FILTER (WHERE b.owner LIKE 'house:%' AND b.owner <> 'house:inventory'), 0) AS house,
+       coalesce(sum(b.total) FILTER (WHERE b.owner LIKE 'external:%'), 0) AS external
+     FROM unnest($1::text[]) AS c(currency)
+     LEFT JOIN ledger_balances b ON b.currency = c.currency
+     GROUP BY c.currency ORDER BY c.currency`,
+    [currencies],
+  );
+  return rows;
+}

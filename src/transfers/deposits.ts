@@ -1,12 +1,22 @@
+import { transferCreatedArguments } from '../callbacks/service.ts';
 import { CHAINS, type Chain, chainsForCurrency, isChain } from '../chains/addresses.ts';
-import { balancesOf, postEntry } from '../ledger/service.ts';
+import type { ChainDeposit } from '../chains/port.ts';
+import { balancesOf, combinedEntries, entryArguments, type NewEntry, postEntry } from '../ledger/service.ts';
 import { auditOperatorChange, type OperatorAct } from '../operator/audit.ts';
 import type { Tx } from '../platform/db/pool.ts';
+import { newId } from '../platform/ids.ts';
 import { parsePositiveAmount } from '../platform/money.ts';
 import { findDepositAddressOwner } from '../users/deposit-addresses.ts';
 import type { TransferRulesDeps } from './deps.ts';
 import { transferErrors } from './errors.ts';
 import type { DepositBody } from './schemas.ts';
+import { historyEntry } from './status-history.ts';
+import {
+  insertSettledTransfers,
+  type NewTransfer,
+  type SettledTransfer,
+  updateStatusesFrom,
+} from './store.ts';
 
 /** `ethereum:0x…` names its chain; a bare address may be on any chain whose format it has. */
 function candidates(dest: string): { chains: readonly Chain[]; address: string } {
@@ -66,4 +76,112 @@ export async function simulateDeposit(ctx: TransferRulesDeps, tx: Tx, act: Opera
     amount,
     ...(await balancesOf(tx, target.owner)),
   };
+}
+
+const CHAIN_SOURCE = 'external:chain:';
+
+/** The ledger entry of a deposit: from the outside world of its chain to its owner. */
+function depositEntry(deposit: ChainDeposit, reference: string): NewEntry {
+  return {
+    kind: 'chain.deposit',
+    reference,
+    postings: [
+      {
+        owner: `${CHAIN_SOURCE}${deposit.chain}`,
+        currency: deposit.currency,
+        amount: deposit.amount.negated(),
+      },
+      { owner: deposit.owner, currency: deposit.currency, amount: deposit.amount },
+    ],
+  };
+}
+
+/** A deposit's transfer (facts §1.5 shape): COMPLETED from `external:chain:<chain>` to its owner. */
+function depositTransferRow(
+  deposit: ChainDeposit,
+  partnerId: string,
+  id: string,
+  nowMs: number,
+): NewTransfer {
+  const amount = deposit.amount.toFixed();
+  const owner = deposit.owner;
+  return {
+    id,
+    partner_id: partnerId,
+    account_id: owner.startsWith('account:') ? owner.slice('account:'.length) : partnerId,
+    owner,
+    source: `${CHAIN_SOURCE}${deposit.chain}`,
+    dest: owner,
+    source_currency: deposit.currency,
+    dest_currency: deposit.currency,
+    source_amount: amount,
+    source_amount_without_fees: amount,
+    dest_amount: amount,
+    network_fee: '0',
+    exchange_rate: null,
+    fees: {},
+    total_fees: '0',
+    message: null,
+    custom_id: null,
+    status: 'COMPLETED',
+    hold_id: null,
+    status_history: [
+      historyEntry('INITIATED', nowMs),
+      historyEntry('PENDING', nowMs),
+      historyEntry('COMPLETED', nowMs),
+    ],
+    created_at: new Date(nowMs),
+    completed_at: new Date(nowMs),
+    expires_at: new Date(nowMs),
+  };
+}
+
+/**
+ * Credits deposits a chain watcher found with their confirmations, in the watcher's transaction
+ * (which records each deposit under a unique key first, so each comes here once): a customer's
+ * deposit becomes a COMPLETED transfer from `external:chain:<chain>` with its `blockchainTx`, its
+ * ledger entry and its callbacks; the house's own (its inventory, contract decision 84) is a
+ * ledger entry only.
+ */
+export async function recordChainDeposits(
+  ctx: TransferRulesDeps,
+  tx: Tx,
+  deposits: readonly ChainDeposit[],
+): Promise<void> {
+  const nowMs = ctx.clock.nowMs();
+  const transfers: SettledTransfer[] = [];
+  const entries: ReturnType<typeof entryArguments>[] = [];
+  const chainTxs: { id: string; blockchainTx: Record<string, unknown> }[] = [];
+  for (const deposit of deposits) {
+    const found = deposit.owner.startsWith('house:')
+      ? undefined
+      : await findDepositAddressOwner(tx, deposit.chain, deposit.address);
+    if (!found) {
+      await postEntry(tx, depositEntry(deposit, `${deposit.chain}:${deposit.address}`));
+      continue;
+    }
+    const row = depositTransferRow(deposit, found.partnerId, newId('TF'), nowMs);
+    const callbacks = transferCreatedArguments(ctx, {
+      accountId: row.account_id,
+      partnerId: row.partner_id,
+      transferId: row.id,
+      owner: row.owner,
+      parties: [row.dest],
+    });
+    transfers.push({ row, callbacks });
+    entries.push(entryArguments(depositEntry(deposit, `transfer:${row.id}`)));
+    chainTxs.push({ id: row.id, blockchainTx: deposit.blockchainTx });
+  }
+  if (transfers.length === 0) return;
+  await insertSettledTransfers(tx, transfers, combinedEntries(entries));
+  const at = new Date(nowMs);
+  await updateStatusesFrom(
+    tx,
+    chainTxs.map(({ id, blockchainTx }) => ({
+      id,
+      change: { status: 'COMPLETED', history: [], at, blockchainTx },
+    })),
+    'COMPLETED',
+    CHAIN_SOURCE,
+  );
 }

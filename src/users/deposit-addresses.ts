@@ -32,8 +32,9 @@ export function chainsRequested(codes: string[]): { chain: Chain; currency: stri
 
 /**
  * Gives `owner` (an SRN such as `user:US_…`) an address on each requested chain, once per
- * currency. Sandbox addresses are deterministic and valid in format; production has no custody
- * backend yet, so it refuses rather than hand out an address nobody holds the key to.
+ * currency. The chain's backend answers the address and the currencies it receives (on an EVM
+ * chain the native coin and every configured token share one derived address); a chain without
+ * a backend refuses rather than hand out an address nobody holds the key to.
  */
 export async function assignDepositAddresses(
   ctx: UsersDeps,
@@ -47,17 +48,11 @@ export async function assignDepositAddresses(
   const backends = wanted.map(({ chain }) => ctx.chains.backends[chain]);
   if (backends.includes(undefined)) throw userErrors.depositAddressesUnavailable();
   for (const [index, { chain, currency }] of wanted.entries()) {
+    const { address, currencies } = await backends[index]!.depositAddress(q, chain, owner, currency);
     await q.query(
       `INSERT INTO deposit_addresses (address, chain, currency, partner_id, owner, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (owner, currency) DO NOTHING`,
-      [
-        backends[index]!.depositAddress(chain, `${owner}:${currency}`),
-        chain,
-        currency,
-        partnerId,
-        owner,
-        ctx.clock.now(),
-      ],
+       SELECT $1, $2, c, $4, $5, $6 FROM unnest($3::text[]) AS c ON CONFLICT (owner, currency) DO NOTHING`,
+      [address, chain, currencies, partnerId, owner, ctx.clock.now()],
     );
   }
 }

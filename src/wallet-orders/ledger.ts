@@ -9,13 +9,16 @@ import type { OrderRow } from './store.ts';
  * - authorised: a hold on `external:card` for the charged amount (the card network owes it);
  * - captured (PROCESSING): one entry settles the hold: the charge leaves `external:card`, the
  *   source-currency fee goes to `house:fees` and the rest to `house:fx`;
- * - delivered: the crypto leaves `house:fx` for the customer's destination (`account:AC_…` for
- *   custody, `external:chain:<chain>` for an address; the network fee stays with house:fx, which
- *   was paid for it in the charge);
+ * - delivered: the crypto leaves `house:inventory` (the house's coin of that currency, hence of
+ *   that chain, which the operator funds through the house's deposit address) for the customer's
+ *   destination (`account:AC_…` for custody, `external:chain:<chain>` for an address; the network
+ *   fee stays with house:fx, which was paid for it in the charge);
  * - refunded (delivery failed after capture): the capture entry is reversed.
  * A void before capture only releases the hold: nothing was ever posted.
  */
 const HOLD_LIFETIME_MS = 7 * 24 * 3600 * 1000;
+/** Contract decision 84: what deliveries draw on; below zero, the operator's shortfall. */
+const HOUSE_INVENTORY = 'house:inventory';
 const reference = (orderId: string) => `order:${orderId}`;
 
 /**
@@ -80,7 +83,7 @@ export function deliveryEntry(
     kind: 'order.delivery',
     reference: reference(order.id),
     postings: [
-      { owner: 'house:fx', currency: order.dest_currency, amount: amount.negated() },
+      { owner: HOUSE_INVENTORY, currency: order.dest_currency, amount: amount.negated() },
       { owner: destOwner(order.dest, network), currency: order.dest_currency, amount },
     ],
   };

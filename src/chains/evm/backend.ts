@@ -1,10 +1,11 @@
-import { createHash } from 'node:crypto';
 import { BaseError, erc20Abi } from 'viem';
 import { enqueueJob } from '../../platform/jobs/queue.ts';
 import type { JobRunner } from '../../platform/jobs/runner.ts';
 import type { Chain } from '../addresses.ts';
 import type { ChainBackend, ChainsDeps, StartLog } from '../port.ts';
 import type { CustodyKeys } from './custody-keys.ts';
+import { evmDepositSide } from './deposit-side.ts';
+import { reconcileEvmChain } from './reconciliation.ts';
 import { checkChainId, evmRpc } from './rpc.ts';
 import { contractRefusal, type EvmChainRuntime, isUnreachable } from './send-common.ts';
 import { runSender } from './sender.ts';
@@ -18,18 +19,12 @@ export function senderJobKind(chain: Chain): string {
 }
 
 /**
- * A deposit address until deposits record their BIP-44 index per owner: an index derived from
- * the owner's seed, so the address is the custody's own key and stays the same across restarts.
- */
-function seedIndex(chain: Chain, seed: string): number {
-  return createHash('sha256').update(`${chain}:${seed}`).digest().readUInt32BE(0) & 0x7fffffff;
-}
-
-/**
  * A real EVM chain as a chains-port backend: its sends are paid from the hot wallet of `keys`
  * by sender.ts, one round per job of kind `evm.send.<chain>` (queued with every send, and
  * again every RAMPART_EVM_POLL_MS while the worker runs). The node's reachability, probed in
- * every process, decides whether new sends are taken (503 when it is down).
+ * every process, decides whether new sends are taken (503 when it is down). Its deposit side
+ * (deposit-side.ts: derived addresses, the watcher and the sweeper) and its reconciliation use
+ * the same node and keys.
  */
 export function evmChain(
   settings: EvmChainSettings,
@@ -42,6 +37,7 @@ export function evmChain(
   let probe: NodeJS.Timeout | undefined;
   const decimals = new Map<string, number>();
   const kind = senderJobKind(settings.chain);
+  const deposits = evmDepositSide(settings, keys, rpc.publicClient);
 
   const runtime: EvmChainRuntime = {
     settings,
@@ -88,9 +84,11 @@ export function evmChain(
 
   return {
     currencies: [settings.nativeCurrency, ...settings.tokens.map((token) => token.currency)],
-    simulatesDeposits: false,
+    simulatesDeposits: deposits.simulatesDeposits,
+    depositAddress: deposits.depositAddress,
+    registerWatcher: deposits.registerWatcher,
+    reconcile: (ctx) => reconcileEvmChain(ctx, deposits.swept),
     settleJob: () => ({ kind, runAtMs: Date.now(), maxAttempts: 1 }),
-    depositAddress: (chain, seed) => keys.depositAccount(seedIndex(chain, seed)).address,
     reachable: () => up,
     async destinationRefusal(address, currency) {
       if (currency !== settings.nativeCurrency || sends.nativeToContracts) return undefined;
