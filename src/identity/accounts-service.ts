@@ -66,28 +66,46 @@ function newAccountFields(caller: Caller, kind: AccountRow['kind']) {
 }
 
 /**
- * POST /v3/accounts. An untied decentralized session creates its own individual account and
- * is tied to it in the same transaction; a master creates custodial sub-accounts with
- * `subaccount: true`. Any other credential already has its account.
+ * Which account POST /v3/accounts makes: an untied decentralized session its own individual
+ * account (tied to it in the same transaction); a master a custodial sub-account with
+ * `subaccount: true`, or without it a non-custodial account it referred (docs/contract.md,
+ * decision 64). A sub-account or a tied session already has its account.
  */
+function kindToCreate(caller: Caller, input: CreateAccountInput): AccountRow['kind'] {
+  if (caller.account === undefined) return 'individual';
+  if (caller.account.kind !== 'master') {
+    if (input.subaccount === true) throw authErrors.notMaster();
+    throw identityErrors.accountAlreadyExists();
+  }
+  return input.subaccount === true ? 'subaccount' : 'individual';
+}
+
+/**
+ * The referrer a new account records: a master names only itself; a decentralized session may
+ * name the partner whose app it signs up through, as Wyre's React sample does.
+ */
+async function checkReferrer(tx: Tx, caller: Caller, referrerAccountId: string | undefined): Promise<void> {
+  if (referrerAccountId === undefined || referrerAccountId === caller.account?.id) return;
+  const referrer = caller.account === undefined ? await findAccountById(tx, referrerAccountId) : undefined;
+  if (referrer?.kind === 'master') return;
+  throw invalidValue(
+    'referrerAccountId',
+    'referrerAccountId must be your own account id, or for a new decentralized account a partner account.',
+    'validation.invalidReferrerId',
+  );
+}
+
+/** POST /v3/accounts (see kindToCreate for which account it makes). */
 export async function createAccount(
   ctx: AppContext,
   tx: Tx,
   caller: Caller,
   input: CreateAccountInput,
 ): Promise<AccountView> {
-  let kind: AccountRow['kind'];
-  if (caller.account === undefined) kind = 'individual';
-  else if (input.subaccount !== true) throw identityErrors.accountAlreadyExists();
-  else if (caller.account.kind !== 'master') throw authErrors.notMaster();
-  else kind = 'subaccount';
-  if (input.referrerAccountId !== undefined && input.referrerAccountId !== caller.account?.id) {
-    throw invalidValue(
-      'referrerAccountId',
-      'referrerAccountId must be your own account id.',
-      'validation.invalidReferrerId',
-    );
-  }
+  const kind = kindToCreate(caller, input);
+  // A master's non-custodial account is referred by it; otherwise the referrer is as given.
+  const referrerAccountId = caller.account?.kind === 'master' && kind === 'individual' ? caller.account.id : input.referrerAccountId;
+  await checkReferrer(tx, caller, input.referrerAccountId);
   if (!isCountryCode(input.country))
     throw invalidValue('country', `Unknown country code "${input.country}".`);
   const ids = newAccountFields(caller, kind);
@@ -100,11 +118,11 @@ export async function createAccount(
     type: input.type ?? 'INDIVIDUAL',
     country: input.country,
     usersApiEnabled: false,
-    referrerAccountId: input.referrerAccountId ?? null,
+    referrerAccountId: referrerAccountId ?? null,
     profileFields,
     webhookSecret: null,
   });
-  if (kind === 'individual' && !(await tieSessionKey(tx, caller.apiKey, row.id)))
+  if (caller.account === undefined && !(await tieSessionKey(tx, caller.apiKey, row.id)))
     throw identityErrors.accountAlreadyExists();
   return accountView(row);
 }

@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { WyreBoolean } from '../platform/http/wyre-types.ts';
 
 const Amount = Type.Union([Type.Number(), Type.String({ maxLength: 64 })], {
   description: 'Exact decimal, as a JSON number or a decimal string',
@@ -17,11 +18,11 @@ export const CreateTransferBody = Type.Object(
     destCurrency: Type.Optional(Currency),
     message: Type.Optional(Type.String({ maxLength: 1000 })),
     notifyUrl: Type.Optional(Type.String({ minLength: 1, maxLength: 2048 })),
-    autoConfirm: Type.Optional(Type.Boolean()),
+    autoConfirm: Type.Optional(WyreBoolean()),
     customId: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
-    amountIncludesFees: Type.Optional(Type.Boolean()),
-    preview: Type.Optional(Type.Boolean()),
-    muteMessages: Type.Optional(Type.Boolean()),
+    amountIncludesFees: Type.Optional(WyreBoolean()),
+    preview: Type.Optional(WyreBoolean()),
+    muteMessages: Type.Optional(WyreBoolean()),
   },
   { additionalProperties: false },
 );
@@ -32,7 +33,12 @@ export const TransferParams = Type.Object(
   { additionalProperties: false },
 );
 
-export const ConfirmBody = Type.Object({}, { additionalProperties: false });
+/** Clients put the transfer's id in the body too; when they do it must name the transfer of the path. */
+export const ConfirmBody = Type.Object(
+  { transferId: Type.Optional(Type.String({ maxLength: 64, description: 'The id of the path, if sent' })) },
+  { additionalProperties: false },
+);
+export type ConfirmBody = Static<typeof ConfirmBody>;
 
 export const TransferListQuery = Type.Object({
   offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000 })),

@@ -6,7 +6,7 @@ import { actingUser, checkUserAccess, requireUsersApi } from './access.ts';
 import { assignDepositAddresses } from './deposit-addresses.ts';
 import type { UserSnapshots, UsersDeps } from './deps.ts';
 import { userErrors } from './errors.ts';
-import { type StoredField, validateFieldValue } from './fields.ts';
+import { canonicalFieldId, type StoredField, validateFieldValue } from './fields.ts';
 import { isScopeName, lockedFields, type ScopeName } from './scope-rules.ts';
 import { advanceScopes } from './scopes-service.ts';
 import { partnerRef, type UserView, userView } from './user-view.ts';
@@ -68,7 +68,8 @@ function applyFields(
 ): Record<string, StoredField> {
   const locked = lockedFields(scopes);
   const next = { ...current };
-  for (const [fieldId, value] of Object.entries(inputs)) {
+  for (const [submittedId, value] of Object.entries(inputs)) {
+    const fieldId = canonicalFieldId(submittedId);
     const stored = validateFieldValue(fieldId, value, nowMs);
     if (locked.has(fieldId as never)) throw userErrors.fieldLocked(`fields.${fieldId}`, fieldId);
     next[fieldId] = { value: stored, status: 'SUBMITTED', error: null, submittedAt: nowMs };

@@ -39,6 +39,30 @@ function hasBody(headers: Record<string, string | string[] | undefined>): boolea
   return (length !== undefined && length !== '0') || headers['transfer-encoding'] !== undefined;
 }
 
+/** Longest body a GET may carry when it is only an empty object: `{}` with some whitespace. */
+const EMPTY_OBJECT_MAX_BYTES = 32;
+const EMPTY_OBJECT = /^\s*\{\s*\}\s*$/;
+
+/** A GET whose declared body is short enough to be the `{}` some Wyre clients send with every call. */
+function mayBeEmptyObject(headers: Record<string, string | string[] | undefined>): boolean {
+  const length = Number(headers['content-length']);
+  return headers['transfer-encoding'] === undefined && length > 0 && length <= EMPTY_OBJECT_MAX_BYTES;
+}
+
+/** Reads the few bytes of a GET body (Fastify reads none for GET): kept for the signature check. */
+function readSmallBody(request: FastifyRequest): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    request.raw.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.raw.once('end', () => resolve(Buffer.concat(chunks)));
+    request.raw.once('error', reject);
+  });
+}
+
+function bodyNotAllowed(method: string): ApiError {
+  return new ApiError('ValidationException', 'validation.bodyNotAllowed', `${method} requests take no body.`);
+}
+
 export type ErrorResponder = (request: FastifyRequest, reply: FastifyReply, error: ApiError) => FastifyReply;
 
 export function installRequestGuards(app: FastifyInstance, respond: ErrorResponder) {
@@ -101,13 +125,15 @@ export function installRequestGuards(app: FastifyInstance, respond: ErrorRespond
       if (refusal) return done(refusal);
     }
     if (BODYLESS_METHODS.has(request.method) && hasBody(request.headers)) {
-      return done(
-        new ApiError(
-          'ValidationException',
-          'validation.bodyNotAllowed',
-          `${request.method} requests take no body.`,
-        ),
-      );
+      // Wyre's own Postman collection sends `{}` (and signs it) with some GETs: that much is
+      // read and kept for the signature; any other body is refused (docs/contract.md, decision 61).
+      if (!mayBeEmptyObject(request.headers)) return done(bodyNotAllowed(request.method));
+      readSmallBody(request).then((bytes) => {
+        if (!EMPTY_OBJECT.test(bytes.toString('latin1'))) return done(bodyNotAllowed(request.method));
+        request.rawBody = bytes;
+        done();
+      }, done);
+      return;
     }
     done();
   });
