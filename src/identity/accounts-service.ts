@@ -1,3 +1,4 @@
+import type { ChainsDeps } from '../chains/port.ts';
 import { balancesOf } from '../ledger/service.ts';
 import type { AppContext } from '../platform/context.ts';
 import { isCountryCode } from '../platform/countries.ts';
@@ -16,6 +17,7 @@ import {
 import { authErrors, identityErrors } from './errors.ts';
 import { tieSessionKey } from './keys-store.ts';
 import { REDACTED_FIELDS, type StoredField, validateProfileValue } from './profile-fields.ts';
+import { completeDepositAddresses, depositAddressesOf } from '../users/deposit-addresses.ts';
 import { sealSecret } from './secrets.ts';
 import type { Caller, Scope } from './types.ts';
 
@@ -97,7 +99,7 @@ async function checkReferrer(tx: Tx, caller: Caller, referrerAccountId: string |
 
 /** POST /v3/accounts (see kindToCreate for which account it makes). */
 export async function createAccount(
-  ctx: AppContext,
+  ctx: ChainsDeps,
   tx: Tx,
   caller: Caller,
   input: CreateAccountInput,
@@ -124,7 +126,14 @@ export async function createAccount(
   });
   if (caller.account === undefined && !(await tieSessionKey(tx, caller.apiKey, row.id)))
     throw identityErrors.accountAlreadyExists();
-  return accountView(row);
+  return accountView(row, undefined, await addressesOf(ctx, tx, row));
+}
+
+/** An account's deposit addresses, given on every chain with a backend the first time they are read. */
+async function addressesOf(ctx: ChainsDeps, q: Queryable, row: AccountRow): Promise<Record<string, string>> {
+  const owner = `account:${row.id}`;
+  const current = await depositAddressesOf(q, row.partner_id, owner);
+  return completeDepositAddresses(ctx, q, row.partner_id, owner, current);
 }
 
 /** The acting account itself, or (unmasqueraded) one of its sub-accounts; others look like unknown ids. */
@@ -161,15 +170,19 @@ export async function accountInPartner(q: Queryable, partnerId: string, accountI
  * The caller's own account and its balances usually come with authentication (route config
  * withOwnBalances); any other account costs a read and the ledger's balances query.
  */
-export async function getAccount(ctx: AppContext, scope: Scope, accountId: string): Promise<AccountView> {
+export async function getAccount(ctx: ChainsDeps, scope: Scope, accountId: string): Promise<AccountView> {
   const row = await visibleAccount(ctx, undefined, scope, accountId, false);
   const own = scope.caller.account;
   const prefetched = !scope.masqueraded && own?.id === row.id ? own.balances : undefined;
-  return accountView(row, prefetched ?? (await balancesOf(ctx.db, `account:${row.id}`)));
+  const [balances, addresses] = await Promise.all([
+    prefetched ?? balancesOf(ctx.db, `account:${row.id}`),
+    addressesOf(ctx, ctx.db, row),
+  ]);
+  return accountView(row, balances, addresses);
 }
 
 export async function updateAccount(
-  ctx: AppContext,
+  ctx: ChainsDeps,
   tx: Tx,
   scope: Scope,
   accountId: string,
@@ -182,5 +195,6 @@ export async function updateAccount(
   return accountView(
     await updateProfileFields(tx, row.id, fields, row.status),
     await balancesOf(tx, `account:${row.id}`),
+    await addressesOf(ctx, tx, row),
   );
 }

@@ -117,8 +117,20 @@ export const Transfer = Type.Object({
   reversalReason: Type.Null(),
 });
 
+/** docs/contract.md, decision 65. */
+export const TransferListItem = Type.Intersect([
+  Transfer,
+  Type.Object({
+    closedAt: NullableNumber,
+    sourceName: Type.String(),
+    destName: Type.String(),
+    blockchainTxId: NullableString,
+    destNickname: NullableString,
+  }),
+]);
+
 export const TransferList = Type.Object({
-  data: Type.Array(Transfer),
+  data: Type.Array(TransferListItem),
   position: Type.Integer(),
   recordsTotal: Type.Integer(),
   recordsFiltered: Type.Integer(),
