@@ -4,6 +4,7 @@ import { ApiError } from '../errors.ts';
 import { parseJsonExact } from '../json-parse.ts';
 import { lingerUntilBodyRead } from './lingering-close.ts';
 import { unstorableTextPath } from './unstorable-text.ts';
+import { isWyreApiRoute } from './wyre-types.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -64,11 +65,12 @@ function acceptsRaw(request: FastifyRequest, contentType: string): boolean {
 /**
  * Media types real Wyre clients send JSON under: none at all, Postman's `application/javascript`
  * and `text/javascript`, and `text/plain` (what fetch sends for a string body). Wyre read them as
- * JSON, so Rampart does too on routes that take JSON (docs/contract.md, decision 61).
+ * JSON, so Rampart does too on the Wyre API's JSON routes (docs/contract.md, decision 61).
  */
 const JSON_ALIASES = new Set(['', 'application/javascript', 'text/javascript', 'application/x-javascript', 'text/plain']);
 
 function readsAsJson(request: FastifyRequest, contentType: string): boolean {
+  if (!isWyreApiRoute(request.routeOptions.url ?? '')) return false;
   return request.routeOptions.config.rawBodyTypes === undefined && JSON_ALIASES.has(mediaTypeOf(contentType));
 }
 

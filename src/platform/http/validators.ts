@@ -1,7 +1,7 @@
 import { Ajv, type Options } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
-import { COERCE_KEYWORD, type Coercion, coerced } from './wyre-types.ts';
+import { COERCE_KEYWORD, type Coercion, coerced, isWyreApiRoute } from './wyre-types.ts';
 
 // ajv-formats ships CommonJS; under NodeNext its default export is the module object.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
@@ -29,17 +29,12 @@ function validator(options: Options): Ajv {
   return withCoercions(addFormats(new Ajv({ ...shared, ...options })));
 }
 
-/** Rampart's own API (operator) is not Wyre's: a field it does not know is a mistake to report. */
-function isOwnApi(url: string): boolean {
-  return url.startsWith('/operator/');
-}
-
 /**
  * Bodies are validated without general type coercion (a string where a number belongs is an
  * error the partner should hear about) except the coercions a schema names (wyre-types.ts);
  * query strings and path parameters are text by nature and are coerced. On the Wyre API, fields
  * and query parameters Rampart does not know are dropped before the handler sees them, as Wyre
- * ignored them (docs/contract.md, decision 60); the operator API refuses them.
+ * ignored them (docs/contract.md, decision 60); Rampart's own routes refuse them.
  */
 export function installValidators(app: FastifyInstance) {
   const lenient = { removeAdditional: true } as const;
@@ -48,7 +43,7 @@ export function installValidators(app: FastifyInstance) {
   const texts = { lenient: validator({ ...lenient, coerceTypes: true }), strict: validator({ ...strict, coerceTypes: true }) };
   app.setValidatorCompiler(({ schema, httpPart, url }) => {
     const family = httpPart === 'body' ? bodies : texts;
-    const ajv = isOwnApi(url) ? family.strict : family.lenient;
+    const ajv = isWyreApiRoute(url) ? family.lenient : family.strict;
     return ajv.compile(schema);
   });
 }

@@ -9,6 +9,14 @@ export const COERCE_KEYWORD = 'x-wyre-coerce';
 
 export type Coercion = 'boolean' | 'phone';
 
+/**
+ * Routes of the Wyre API (`/v2`, `/v3`), where Rampart is as lenient as Wyre was; its own routes
+ * (operator, hosted pages' scripts, ops) report what they do not understand.
+ */
+export function isWyreApiRoute(routeUrl: string): boolean {
+  return routeUrl.startsWith('/v2/') || routeUrl.startsWith('/v3/');
+}
+
 /** A boolean that may also arrive as the string "true" or "false"; services see a boolean. */
 export const WyreBoolean = (description?: string) =>
   Type.Unsafe<boolean>({
