@@ -5,6 +5,7 @@ import { isCountryCode } from '../platform/countries.ts';
 import type { Queryable, Tx } from '../platform/db/pool.ts';
 import { forbidden, invalidValue, notFound } from '../platform/errors.ts';
 import { newId } from '../platform/ids.ts';
+import { completeDepositAddresses, depositAddressesOf } from '../users/deposit-addresses.ts';
 import { type AccountView, accountView } from './account-view.ts';
 import {
   type AccountRow,
@@ -17,7 +18,6 @@ import {
 import { authErrors, identityErrors } from './errors.ts';
 import { tieSessionKey } from './keys-store.ts';
 import { REDACTED_FIELDS, type StoredField, validateProfileValue } from './profile-fields.ts';
-import { completeDepositAddresses, depositAddressesOf } from '../users/deposit-addresses.ts';
 import { sealSecret } from './secrets.ts';
 import type { Caller, Scope } from './types.ts';
 
@@ -106,7 +106,8 @@ export async function createAccount(
 ): Promise<AccountView> {
   const kind = kindToCreate(caller, input);
   // A master's non-custodial account is referred by it; otherwise the referrer is as given.
-  const referrerAccountId = caller.account?.kind === 'master' && kind === 'individual' ? caller.account.id : input.referrerAccountId;
+  const referrerAccountId =
+    caller.account?.kind === 'master' && kind === 'individual' ? caller.account.id : input.referrerAccountId;
   await checkReferrer(tx, caller, input.referrerAccountId);
   if (!isCountryCode(input.country))
     throw invalidValue('country', `Unknown country code "${input.country}".`);
@@ -164,6 +165,11 @@ export async function accountExists(q: Queryable, accountId: string): Promise<bo
 /** For transfers: an account of this partner's tree (a master or one of its sub-accounts). */
 export async function accountInPartner(q: Queryable, partnerId: string, accountId: string): Promise<boolean> {
   return (await findAccountWithin(q, partnerId, accountId)) !== undefined;
+}
+
+/** Whether the scope sees the account (GET /v3/accounts/{id} would answer it); 404 otherwise. */
+export async function checkAccountVisible(ctx: AppContext, scope: Scope, accountId: string): Promise<void> {
+  await visibleAccount(ctx, undefined, scope, accountId, false);
 }
 
 /**

@@ -203,5 +203,10 @@ export async function listTransfers(q: Queryable, scope: Scope, query: TransferL
   const offset = query.offset ?? 0;
   const limit = query.limit ?? query.length ?? DEFAULT_PAGE;
   const { rows, total } = await pageTransfers(q, scope.partnerId, visibleTo(scope), offset, limit);
-  return { data: rows.map(transferListItemView), position: offset, recordsTotal: total, recordsFiltered: total };
+  return {
+    data: rows.map(transferListItemView),
+    position: offset,
+    recordsTotal: total,
+    recordsFiltered: total,
+  };
 }

@@ -76,5 +76,6 @@ export async function prepareTransfer(
 
 /** A confirm body may repeat the transfer's id, as Wyre clients do; another id is refused. */
 export function checkConfirmBody(transferId: string, body: { transferId?: string } | undefined): void {
-  if (body?.transferId !== undefined && body.transferId !== transferId) throw transferErrors.confirmIdMismatch();
+  if (body?.transferId !== undefined && body.transferId !== transferId)
+    throw transferErrors.confirmIdMismatch();
 }

@@ -88,7 +88,9 @@ export async function completeDepositAddresses(
   owner: string,
   current: Record<string, string>,
 ): Promise<Record<string, string>> {
-  const missing = availableChainCodes(ctx).filter((code) => current[CHAIN_BY_CODE[code]!.currency] === undefined);
+  const missing = availableChainCodes(ctx).filter(
+    (code) => current[CHAIN_BY_CODE[code]!.currency] === undefined,
+  );
   if (missing.length === 0) return current;
   await assignDepositAddresses(ctx, q, partnerId, owner, missing);
   return depositAddressesOf(q, partnerId, owner);

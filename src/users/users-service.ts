@@ -126,7 +126,13 @@ export async function createUser(
     fields,
     nowMs,
   });
-  await assignDepositAddresses(ctx, tx, scope.partnerId, `user:${user.id}`, withEveryChain(ctx, input.blockchains ?? []));
+  await assignDepositAddresses(
+    ctx,
+    tx,
+    scope.partnerId,
+    `user:${user.id}`,
+    withEveryChain(ctx, input.blockchains ?? []),
+  );
   await advanceScopes(ctx, tx, user, 'user.created', scopes.length > 0 ? scopes : ['TRANSFER']);
   return viewOf(snapshotIn(tx), user.partner_id, user.id);
 }
@@ -137,7 +143,13 @@ export async function getUser(ctx: UsersDeps, scope: Scope, userId: string, scop
   const view = await viewOf((lookup) => ctx.userSnapshots.call(lookup), scope.partnerId, userId, only);
   // A user made before every chain had a backend gets its missing addresses when read.
   const owner = `user:${view.id}`;
-  view.depositAddresses = await completeDepositAddresses(ctx, ctx.db, scope.partnerId, owner, view.depositAddresses);
+  view.depositAddresses = await completeDepositAddresses(
+    ctx,
+    ctx.db,
+    scope.partnerId,
+    owner,
+    view.depositAddresses,
+  );
   return view;
 }
 
@@ -156,7 +168,13 @@ export async function updateUser(
   const nowMs = ctx.clock.nowMs();
   const fields = applyFields(user.fields, input.fields ?? {}, scopes, nowMs);
   await saveUserFields(tx, user.partner_id, user.id, fields, nowMs);
-  await assignDepositAddresses(ctx, tx, user.partner_id, `user:${user.id}`, withEveryChain(ctx, input.blockchains ?? []));
+  await assignDepositAddresses(
+    ctx,
+    tx,
+    user.partner_id,
+    `user:${user.id}`,
+    withEveryChain(ctx, input.blockchains ?? []),
+  );
   const updated = { ...user, fields };
   await advanceScopes(ctx, tx, updated, 'user.updated', extraScopes);
   return viewOf(snapshotIn(tx), user.partner_id, user.id);

@@ -1,10 +1,10 @@
 import { isIP } from 'node:net';
 import { type Static, Type } from 'typebox';
-import { WyreBoolean, WyrePhone } from '../platform/http/wyre-types.ts';
 import { checkCard } from '../cards/card-input.ts';
 import { checkBillingAddress } from '../limits/billing-address.ts';
 import { AddressBody } from '../limits/schemas.ts';
 import { fieldRequired, invalidValue } from '../platform/errors.ts';
+import { WyreBoolean, WyrePhone } from '../platform/http/wyre-types.ts';
 import { isId } from '../platform/ids.ts';
 import { parsePositiveAmount } from '../platform/money.ts';
 import { walletOrderErrors } from './errors.ts';

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deliveriesOf } from '../callbacks/support.ts';
 import { type PartnerCredentials, signedFetch } from '../helpers/partner.ts';
 import { approvedUser, credit, startTransfersApp, type TransfersFixture } from '../transfers/support.ts';
 import { asUser, createUser } from '../users/support.ts';
-import { deliveriesOf } from '../callbacks/support.ts';
 
 /** Wyre's shapes real clients read (docs/contract.md, decisions 65 and 66, "Subscriptions and callbacks"). */
 
@@ -26,7 +26,11 @@ describe('transfer list items (decision 65)', () => {
       dest: `user:${bob}`,
       destCurrency: 'USD',
     };
-    const open = await signedFetch(fx.t, partner, { method: 'POST', path: '/v3/transfers', body: JSON.stringify(body) });
+    const open = await signedFetch(fx.t, partner, {
+      method: 'POST',
+      path: '/v3/transfers',
+      body: JSON.stringify(body),
+    });
     expect(open.status).toBe(200);
     const done = await signedFetch(fx.t, partner, {
       method: 'POST',

@@ -1,6 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearerFetch, createPartner, type PartnerCredentials, sign, signedFetch } from '../helpers/partner.ts';
-import { approvedUser, credit, operator, startTransfersApp, type TransfersFixture } from '../transfers/support.ts';
+import {
+  bearerFetch,
+  createPartner,
+  type PartnerCredentials,
+  sign,
+  signedFetch,
+} from '../helpers/partner.ts';
+import {
+  approvedUser,
+  credit,
+  operator,
+  startTransfersApp,
+  type TransfersFixture,
+} from '../transfers/support.ts';
 import { asUser, createUser, TRANSFER_FIELDS } from '../users/support.ts';
 
 /**
@@ -21,7 +33,12 @@ beforeAll(async () => {
 afterAll(async () => fx?.t.close());
 
 /** A signed request with exactly these headers and body bytes (fetch adds no type to bytes). */
-function signedRaw(method: string, pathAndQuery: string, body: string | undefined, headers: Record<string, string>) {
+function signedRaw(
+  method: string,
+  pathAndQuery: string,
+  body: string | undefined,
+  headers: Record<string, string>,
+) {
   const url = `${pathAndQuery}${pathAndQuery.includes('?') ? '&' : '?'}timestamp=${Date.now()}`;
   const bytes = body === undefined ? undefined : Buffer.from(body);
   return fetch(`${fx.t.baseUrl}${url}`, {
@@ -52,7 +69,12 @@ async function json(response: Response) {
 
 describe('bodies and credentials (decision 61)', () => {
   it('reads JSON sent with no Content-Type, or as JavaScript or plain text', async () => {
-    for (const headers of [{}, { 'content-type': 'application/javascript' }, { 'content-type': 'text/plain' }]) {
+    const types: Record<string, string>[] = [
+      {},
+      { 'content-type': 'application/javascript' },
+      { 'content-type': 'text/plain' },
+    ];
+    for (const headers of types) {
       const answer = await json(await signedRaw('POST', '/v3/transfers', transferBody(), headers));
       expect(answer.status, answer.text).toBe(200);
       expect(answer.body.status).toBe('UNCONFIRMED');
@@ -73,7 +95,11 @@ describe('bodies and credentials (decision 61)', () => {
       headers: {
         'x-api-key': partner.apiKey,
         // Signed over other bytes than those sent.
-        'x-api-signature': sign(partner.secretKey, `${fx.t.baseUrl}${url}`, transferBody({ sourceAmount: '2' })),
+        'x-api-signature': sign(
+          partner.secretKey,
+          `${fx.t.baseUrl}${url}`,
+          transferBody({ sourceAmount: '2' }),
+        ),
       },
       body: new Uint8Array(Buffer.from(transferBody())),
     });
@@ -125,7 +151,10 @@ describe('unknown names and coercions (decisions 60, 62)', () => {
   });
 
   it('keeps refusing unknown names on the operator API', async () => {
-    const response = await operator(fx.t, 'POST', '/operator/v1/sandbox/clock', { advanceSeconds: 1, extra: true });
+    const response = await operator(fx.t, 'POST', '/operator/v1/sandbox/clock', {
+      advanceSeconds: 1,
+      extra: true,
+    });
     const body = (await response.json()) as Record<string, unknown>;
     expect(response.status).toBe(400);
     expect(body.errorCode).toBe('validation.unknownField');
@@ -140,7 +169,10 @@ describe('unknown names and coercions (decisions 60, 62)', () => {
       }),
     );
     expect(answer.status).toBe(400);
-    expect(answer.body).toMatchObject({ errorCode: 'validation.masqueradeInBody', problematicField: 'masqueradeAs' });
+    expect(answer.body).toMatchObject({
+      errorCode: 'validation.masqueradeInBody',
+      problematicField: 'masqueradeAs',
+    });
   });
 
   it('reads "true" and "false" as booleans, and refuses other strings and types', async () => {
@@ -246,7 +278,9 @@ describe('unknown names and coercions (decisions 60, 62)', () => {
   });
 
   it('takes cellphoneNumber as the cellphone field', async () => {
-    const user = await createUser(fx.t, partner, { fields: { ...TRANSFER_FIELDS, cellphoneNumber: '+16508155122' } });
+    const user = await createUser(fx.t, partner, {
+      fields: { ...TRANSFER_FIELDS, cellphoneNumber: '+16508155122' },
+    });
     const read = await json(await asUser(fx.t, partner, user.id, 'GET', `/v3/users/${user.id}`));
     const fields = read.body.fields as Record<string, { value: unknown }>;
     expect(fields.cellphone?.value).toBe('+16508155122');
@@ -291,7 +325,10 @@ describe('reservations and accounts (decisions 63, 64)', () => {
     const other = 'decentralized-secret-0123456789-zyxwvu';
     await fetch(`${fx.t.baseUrl}/v2/sessions/auth/key?secretKey=${other}`, { method: 'POST' });
     const unknownReferrer = await json(
-      await bearerFetch(fx.t, other, 'POST', '/v3/accounts', { ...account, referrerAccountId: created.body.id }),
+      await bearerFetch(fx.t, other, 'POST', '/v3/accounts', {
+        ...account,
+        referrerAccountId: created.body.id,
+      }),
     );
     expect(unknownReferrer.status).toBe(400);
     expect(unknownReferrer.body.errorCode).toBe('validation.invalidReferrerId');

@@ -254,7 +254,7 @@ describe('sub-accounts (POST /v3/accounts with subaccount: true)', () => {
       { type: 'INDIVIDUAL', country: 'US' },
       { type: 'INDIVIDUAL', country: 'US', subaccount: false },
     ]) {
-      const created = await expectOk<AccountView>(
+      const created = await expectOk<AccountView & { subaccount: boolean }>(
         await bearerFetch(t, partner.secretKey, 'POST', '/v3/accounts', body),
       );
       expect(created.subaccount).toBe(false);

@@ -67,7 +67,13 @@ function acceptsRaw(request: FastifyRequest, contentType: string): boolean {
  * and `text/javascript`, and `text/plain` (what fetch sends for a string body). Wyre read them as
  * JSON, so Rampart does too on the Wyre API's JSON routes (docs/contract.md, decision 61).
  */
-const JSON_ALIASES = new Set(['', 'application/javascript', 'text/javascript', 'application/x-javascript', 'text/plain']);
+const JSON_ALIASES = new Set([
+  '',
+  'application/javascript',
+  'text/javascript',
+  'application/x-javascript',
+  'text/plain',
+]);
 
 function readsAsJson(request: FastifyRequest, contentType: string): boolean {
   if (!isWyreApiRoute(request.routeOptions.url ?? '')) return false;

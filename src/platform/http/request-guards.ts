@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from
 import FindMyWay from 'find-my-way';
 import { ApiError, notFound } from '../errors.ts';
 import { urlTextRefusal } from './unstorable-text.ts';
+import { isWyreApiRoute } from './wyre-types.ts';
 
 export const MAX_URL_BYTES = 8192;
 
@@ -127,7 +128,8 @@ export function installRequestGuards(app: FastifyInstance, respond: ErrorRespond
     if (BODYLESS_METHODS.has(request.method) && hasBody(request.headers)) {
       // Wyre's own Postman collection sends `{}` (and signs it) with some GETs: that much is
       // read and kept for the signature; any other body is refused (docs/contract.md, decision 61).
-      if (!mayBeEmptyObject(request.headers)) return done(bodyNotAllowed(request.method));
+      const wyreApi = isWyreApiRoute(request.routeOptions.url ?? '');
+      if (!wyreApi || !mayBeEmptyObject(request.headers)) return done(bodyNotAllowed(request.method));
       readSmallBody(request).then((bytes) => {
         if (!EMPTY_OBJECT.test(bytes.toString('latin1'))) return done(bodyNotAllowed(request.method));
         request.rawBody = bytes;

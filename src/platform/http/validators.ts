@@ -14,7 +14,12 @@ function withCoercions(ajv: Ajv): Ajv {
     keyword: COERCE_KEYWORD,
     modifying: true,
     schemaType: 'string',
-    validate: (kind: Coercion, value: unknown, _schema: unknown, context?: { parentData?: unknown; parentDataProperty?: string | number }) => {
+    validate: (
+      kind: Coercion,
+      value: unknown,
+      _schema: unknown,
+      context?: { parentData?: unknown; parentDataProperty?: string | number },
+    ) => {
       const parent = context?.parentData as Record<string | number, unknown> | undefined;
       if (parent && context?.parentDataProperty !== undefined) {
         parent[context.parentDataProperty] = coerced(kind, value);
@@ -39,8 +44,14 @@ function validator(options: Options): Ajv {
 export function installValidators(app: FastifyInstance) {
   const lenient = { removeAdditional: true } as const;
   const strict = { removeAdditional: false } as const;
-  const bodies = { lenient: validator({ ...lenient, coerceTypes: false }), strict: validator({ ...strict, coerceTypes: false }) };
-  const texts = { lenient: validator({ ...lenient, coerceTypes: true }), strict: validator({ ...strict, coerceTypes: true }) };
+  const bodies = {
+    lenient: validator({ ...lenient, coerceTypes: false }),
+    strict: validator({ ...strict, coerceTypes: false }),
+  };
+  const texts = {
+    lenient: validator({ ...lenient, coerceTypes: true }),
+    strict: validator({ ...strict, coerceTypes: true }),
+  };
   app.setValidatorCompiler(({ schema, httpPart, url }) => {
     const family = httpPart === 'body' ? bodies : texts;
     const ajv = isWyreApiRoute(url) ? family.lenient : family.strict;

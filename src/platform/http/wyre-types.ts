@@ -28,7 +28,10 @@ export const WyreBoolean = (description?: string) =>
 /** A phone number as text, or as a JSON integer (its digits, read as E.164 with a leading +). */
 export const WyrePhone = (maxLength: number, description?: string) =>
   Type.Unsafe<string>({
-    anyOf: [{ type: 'string', maxLength }, { type: 'integer', minimum: 0, maximum: 999_999_999_999_999 }],
+    anyOf: [
+      { type: 'string', maxLength },
+      { type: 'integer', minimum: 0, maximum: 999_999_999_999_999 },
+    ],
     [COERCE_KEYWORD]: 'phone' satisfies Coercion,
     ...(description ? { description } : {}),
   });
