@@ -94,7 +94,7 @@ describe('callback triggers', () => {
       signedFetch(fx.t, partner, {
         method: 'POST',
         path: '/v3/subscriptions',
-        body: JSON.stringify({ subscribeTo, notifyTarget: 'https://example.com/hook' }),
+        body: JSON.stringify({ subscribeTo, notifyTarget: `${fx.t.baseUrl}/hook` }),
       });
     const accountSubscription = await subscribe(`account:${partner.accountId}`);
     expect(accountSubscription.status, await accountSubscription.clone().text()).toBe(200);
