@@ -128,7 +128,8 @@ export function installRequestGuards(app: FastifyInstance, respond: ErrorRespond
     if (BODYLESS_METHODS.has(request.method) && hasBody(request.headers)) {
       // Wyre's own Postman collection sends `{}` (and signs it) with some GETs: that much is
       // read and kept for the signature; any other body is refused (docs/contract.md, decision 61).
-      const wyreApi = isWyreApiRoute(request.routeOptions.url ?? '');
+      // A path no route takes yet is judged by its prefix, so it answers its 404 rather than a 400.
+      const wyreApi = isWyreApiRoute(request.routeOptions.url ?? request.url);
       if (!wyreApi || !mayBeEmptyObject(request.headers)) return done(bodyNotAllowed(request.method));
       readSmallBody(request).then((bytes) => {
         if (!EMPTY_OBJECT.test(bytes.toString('latin1'))) return done(bodyNotAllowed(request.method));
