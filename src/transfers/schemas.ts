@@ -118,16 +118,14 @@ export const Transfer = Type.Object({
 });
 
 /** docs/contract.md, decision 65. */
-export const TransferListItem = Type.Intersect([
-  Transfer,
-  Type.Object({
-    closedAt: NullableNumber,
-    sourceName: Type.String(),
-    destName: Type.String(),
-    blockchainTxId: NullableString,
-    destNickname: NullableString,
-  }),
-]);
+export const TransferListItem = Type.Object({
+  ...Transfer.properties,
+  closedAt: NullableNumber,
+  sourceName: Type.String(),
+  destName: Type.String(),
+  blockchainTxId: NullableString,
+  destNickname: NullableString,
+});
 
 export const TransferList = Type.Object({
   data: Type.Array(TransferListItem),
