@@ -33,12 +33,12 @@ export const TransferParams = Type.Object(
   { additionalProperties: false },
 );
 
-/** Clients put the transfer's id in the body too; when they do it must name the transfer of the path. */
-export const ConfirmBody = Type.Object(
-  { transferId: Type.Optional(Type.String({ maxLength: 64, description: 'The id of the path, if sent' })) },
-  { additionalProperties: false },
-);
-export type ConfirmBody = Static<typeof ConfirmBody>;
+/**
+ * Empty; whatever a client puts in it is ignored, except a `transferId` (some clients repeat the
+ * path's), which must then name the transfer of the path (transfer-request.ts checkConfirmBody).
+ */
+export const ConfirmBody = Type.Object({}, { additionalProperties: true });
+export type ConfirmBody = Record<string, unknown>;
 
 export const TransferListQuery = Type.Object({
   offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000 })),

@@ -74,8 +74,8 @@ export async function prepareTransfer(
   };
 }
 
-/** A confirm body may repeat the transfer's id, as Wyre clients do; another id is refused. */
-export function checkConfirmBody(transferId: string, body: { transferId?: string } | undefined): void {
+/** A confirm body may repeat the transfer's id, as Wyre clients do; another id (or a non-string) is refused. */
+export function checkConfirmBody(transferId: string, body: Record<string, unknown> | undefined): void {
   if (body?.transferId !== undefined && body.transferId !== transferId)
     throw transferErrors.confirmIdMismatch();
 }
