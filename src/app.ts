@@ -5,10 +5,13 @@ import { checkoutPartnerRoutes } from './checkout/partner-routes.ts';
 import { checkoutRoutes } from './checkout/routes.ts';
 import type { Rampart } from './compose.ts';
 import { awaitReadAudits, partnerAccess } from './identity/access.ts';
+import { accountDocumentRoutes } from './identity/account-document-routes.ts';
+import { legacyAccountRoutes } from './identity/legacy-account-routes.ts';
 import { identityOperatorRoutes } from './identity/operator-routes.ts';
 import { identityRoutes } from './identity/routes.ts';
 import { ledgerOperatorRoutes } from './ledger/routes.ts';
 import { limitsRoutes } from './limits/routes.ts';
+import { notImplementedRoutes } from './not-implemented/routes.ts';
 import { installOperatorAuth } from './operator/auth.ts';
 import { operatorRoutes } from './operator/routes.ts';
 import { opsRoutes } from './ops/routes.ts';
@@ -26,11 +29,13 @@ import { pricingOperatorRoutes } from './pricing/operator-routes.ts';
 import { pricingRoutes } from './pricing/routes.ts';
 import { transfersOperatorRoutes } from './transfers/operator-routes.ts';
 import { transfersRoutes } from './transfers/routes.ts';
+import { transfersV2Routes } from './transfers/v2-routes.ts';
 import { usersOperatorRoutes } from './users/operator-routes.ts';
 import { paymentMethodRoutes } from './users/payment-method-routes.ts';
 import { usersRoutes } from './users/routes.ts';
 import { walletOrderRoutes } from './wallet-orders/routes.ts';
 import { threeDsRoutes } from './wallet-orders/three-ds-routes.ts';
+import { walletRoutes } from './wallets/routes.ts';
 import { onboardingWebRoutes } from './web/onboarding-routes.ts';
 
 export interface BuildOptions {
@@ -92,7 +97,9 @@ export async function buildApp(ctx: Rampart, options: BuildOptions): Promise<Fas
   await app.register(opsRoutes, { ctx, metrics, latestMigration: options.latestMigration });
   await app.register(operatorRoutes, { ctx });
   await app.register(identityRoutes, { ctx });
+  await app.register(accountDocumentRoutes, { ctx });
   await app.register(identityOperatorRoutes, { ctx });
+  await app.register(legacyAccountRoutes, { ctx });
   await app.register(pricingRoutes, { ctx });
   await app.register(pricingOperatorRoutes, { ctx });
   await app.register(ordersRoutes, { ctx });
@@ -108,8 +115,11 @@ export async function buildApp(ctx: Rampart, options: BuildOptions): Promise<Fas
   await app.register(threeDsRoutes, { ctx });
   await app.register(transfersRoutes, { ctx });
   await app.register(transfersOperatorRoutes, { ctx });
+  await app.register(transfersV2Routes, { ctx });
+  await app.register(walletRoutes, { ctx });
   await app.register(callbackRoutes, { ctx });
   await app.register(callbackOperatorRoutes, { ctx });
+  await app.register(notImplementedRoutes);
   return app;
 }
 

@@ -21,13 +21,16 @@ import { Clock } from './platform/clock.ts';
 import type { AppContext } from './platform/context.ts';
 import type { Db } from './platform/db/pool.ts';
 import { createPriceFeed, type PriceFeed } from './pricing/service.ts';
+import type { BankRail } from './transfers/bank-port.ts';
 import { onTransferOutcome } from './transfers/lifecycle.ts';
+import { sandboxBank } from './transfers/sandbox-bank.ts';
 import { createSettledTransfers, getTransfer, type TransfersDeps } from './transfers/service.ts';
 import { type BankAccountVerifier, sandboxBankVerifier } from './users/bank-verifier.ts';
 import type { UsersDeps } from './users/deps.ts';
 import { type DocumentStorage, postgresDocumentStorage } from './users/documents-store.ts';
 import { type IdentityCheck, operatorReview, sandboxIdentityCheck } from './users/identity-check.ts';
 import { cachedOwnerLookup } from './users/owner-cache.ts';
+import { bankMethodFor } from './users/payment-methods-service.ts';
 import { userExists } from './users/transfer-standing.ts';
 import { groupedUserSnapshots } from './users/users-service.ts';
 import { findUserOwner } from './users/users-store.ts';
@@ -35,6 +38,8 @@ import { type CodeSender, sandboxCodeSender, undeliveredCodes } from './wallet-o
 import type { WalletOrdersDeps } from './wallet-orders/deps.ts';
 import { createOrderPlacement } from './wallet-orders/order-groups.ts';
 import { onOrderDeliveries, onOrderDelivery } from './wallet-orders/transitions.ts';
+import type { WalletsDeps } from './wallets/deps.ts';
+import { walletExists } from './wallets/service.ts';
 
 /**
  * The composition root. Configuration is read once (config.ts); here sandbox and production are
@@ -55,8 +60,10 @@ export interface Ports {
   /** One backend per chain; a chain without one refuses payouts and deposit addresses. */
   chains: Partial<Record<Chain, ChainBackend>>;
   codeSender: CodeSender;
-  /** None: payment methods stay PENDING until a provider is configured. */
+  /** None: payment methods stay PENDING until a provider is configured, and Plaid tokens are refused. */
   bankAccounts: BankAccountVerifier | undefined;
+  /** None: transfers to and from payment methods (bank payouts, ACH pulls) are refused. */
+  bankTransfers: BankRail | undefined;
   identityCheck: IdentityCheck;
   prices: PriceFeed & { close(): void };
   documents: DocumentStorage;
@@ -88,8 +95,8 @@ export function environmentOf(config: Config): Environment {
  * The ports of this configuration. Sandbox: the simulated card processor, chains, SMS codes,
  * bank and identity checks. Production: the real systems
  * configured, and for those not integrated yet an implementation that refuses or waits
- * (card orders answer 503, chain payouts are refused, codes go undelivered, bank accounts stay
- * PENDING, identity goes to operator review). `db` serves the price feed's settings reads.
+ * (card orders answer 503, chain payouts and bank transfers are refused, codes go undelivered,
+ * bank accounts stay PENDING, identity goes to operator review). `db` serves the price feed's settings reads.
  */
 export function portsFor(config: Config, db: Db): Ports {
   const clock = new Clock();
@@ -103,6 +110,7 @@ export function portsFor(config: Config, db: Db): Ports {
       chains: Object.fromEntries(CHAINS.map((name) => [name, chain])),
       codeSender: sandboxCodeSender,
       bankAccounts: sandboxBankVerifier,
+      bankTransfers: sandboxBank(config.sandboxChainDelayMs),
       identityCheck: sandboxIdentityCheck,
     };
   }
@@ -112,6 +120,7 @@ export function portsFor(config: Config, db: Db): Ports {
     chains: {},
     codeSender: undeliveredCodes,
     bankAccounts: undefined,
+    bankTransfers: undefined,
     identityCheck: operatorReview,
   };
 }
@@ -130,7 +139,8 @@ export interface Rampart
     LedgerDeps,
     IdentityDeps,
     SubscriptionsDeps,
-    OperatorDeps {}
+    OperatorDeps,
+    WalletsDeps {}
 
 /**
  * Wires the services of one set of pools from the ports: the base context, the lookups one
@@ -140,7 +150,7 @@ export interface Rampart
  */
 export function compose(config: RuntimeConfig, databases: Databases, ports: Ports, environment: Environment) {
   const { db, asyncCommitDb } = databases;
-  const owners: OwnerLookups = { account: accountExists, user: userExists };
+  const owners: OwnerLookups = { account: accountExists, user: userExists, wallet: walletExists };
   const ctx: Rampart = {
     config,
     db,
@@ -152,6 +162,10 @@ export function compose(config: RuntimeConfig, databases: Databases, ports: Port
     cardProcessor: ports.cardProcessor,
     codeSender: ports.codeSender,
     bankAccounts: ports.bankAccounts,
+    bankTransfers: {
+      rail: ports.bankTransfers,
+      methods: (q, partnerId, id) => bankMethodFor(ctx, q, partnerId, id),
+    },
     identityCheck: ports.identityCheck,
     documents: ports.documents,
     prices: ports.prices,

@@ -113,6 +113,7 @@ export const RAMPART_TABLES = [
   'wallet_order_authorizations',
   'wallet_order_webhooks',
   'wallet_orders',
+  'wallets',
 ];
 
 const CLOCK_SYNC_MS = 1000;

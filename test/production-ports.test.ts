@@ -59,6 +59,7 @@ describe('production without real outside systems', () => {
 
   it('verifies no bank account, sends submissions to operator review and has no movable clock', () => {
     expect(prod.ctx.bankAccounts).toBeUndefined();
+    expect(prod.ctx.bankTransfers.rail).toBeUndefined();
     expect(prod.ctx.identityCheck.onSubmission()).toBe('SUBMITTED');
     expect(prod.ctx.sandboxClock).toBeUndefined();
     expect(prod.ctx.exceptionIdPrefix).toBe('');

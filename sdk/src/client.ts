@@ -2,12 +2,14 @@ import { type Caller, callerOf } from './resources/caller.js';
 import { AccountsApi, ApiKeysApi, PaymentMethodsApi, SessionsApi, UsersApi } from './resources/identity.js';
 import {
   CardsApi,
+  LimitsApi,
   OrdersApi,
   RatesApi,
   SubscriptionsApi,
   TransfersApi,
   WidgetApi,
 } from './resources/money.js';
+import { V2Api, WalletsApi } from './resources/v2.js';
 import { type ClientOptions, Transport } from './transport.js';
 
 /** `AC_…`, `account:AC_…` or `user:US_…` (spec §5.5). */
@@ -28,8 +30,13 @@ export class RampartClient {
   readonly orders: OrdersApi;
   readonly cards: CardsApi;
   readonly widget: WidgetApi;
+  readonly limits: LimitsApi;
   readonly transfers: TransfersApi;
   readonly subscriptions: SubscriptionsApi;
+  /** v2 wallets (`wallet:WA_…`); masquerade to reach a user's or sub-account's. */
+  readonly wallets: WalletsApi;
+  /** Wyre's v2 paths: transfers, quote, tracker, rates, legacy account. */
+  readonly v2: V2Api;
   private readonly transport: Transport;
 
   constructor(options: ClientOptions);
@@ -48,8 +55,11 @@ export class RampartClient {
     this.orders = new OrdersApi(call);
     this.cards = new CardsApi(call);
     this.widget = new WidgetApi(call);
+    this.limits = new LimitsApi(call);
     this.transfers = new TransfersApi(call);
     this.subscriptions = new SubscriptionsApi(call);
+    this.wallets = new WalletsApi(call);
+    this.v2 = new V2Api(call);
   }
 
   /** The masquerade target of this client, if any. */

@@ -16,6 +16,8 @@ export interface ErrorEnvelope {
   type: string;
   transient: boolean;
   problematicField?: string;
+  /** A refused batch (POST /v2/wallets/batch): every refused item, by its index in the request. */
+  errors?: { index: number; problematicField: string; errorCode: string; message: string }[];
 }
 
 /** Base of every error the SDK throws for an HTTP answer that is not 2xx. */
@@ -106,6 +108,10 @@ export class ServiceUnavailableException extends RampartApiError {
 export class UnknownException extends RampartApiError {
   override name = 'UnknownException';
 }
+/** 501: a Wyre feature the server does not offer (swaps, SEP-24, firewall permits); not worth retrying. */
+export class NotImplementedException extends RampartApiError {
+  override name = 'NotImplementedException';
+}
 
 type ApiErrorClass = new (
   status: number,
@@ -132,6 +138,7 @@ export const ERROR_CLASSES: Readonly<Record<string, ApiErrorClass>> = {
   UnsupportedMediaTypeException,
   RateLimitException,
   ServiceUnavailableException,
+  NotImplementedException,
   UnknownException,
 };
 

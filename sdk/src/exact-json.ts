@@ -29,6 +29,12 @@ export const AMOUNT_KEYS: ReadonlySet<string> = new Set([
   'dailyRemaining',
   'weeklyRemaining',
   'yearlyRemaining',
+  // The v2 tracker's and the legacy account's names for them.
+  'fee',
+  'rate',
+  'balance',
+  'pendingBalance',
+  'totalBalance',
 ]);
 
 /** Objects keyed by currency whose every number is an amount. */

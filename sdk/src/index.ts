@@ -17,3 +17,4 @@ export type * from './types/identity.js';
 export type * from './types/orders.js';
 export type * from './types/transfers.js';
 export type * from './types/users.js';
+export type * from './types/v2.js';

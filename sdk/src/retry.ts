@@ -4,8 +4,9 @@
  *
  * - 429 RateLimitException: always (the server refused before doing anything), after
  *   `Retry-After` when given.
- * - A transient envelope (`transient: true`) or any 5xx, and network failures or timeouts: only
- *   for idempotent requests (GET, DELETE, POSTs without side effects, and POSTs carrying an
+ * - A transient envelope (`transient: true`) or any 5xx but 501 (a feature the server does not
+ *   offer, which no retry changes), and network failures or timeouts: only for idempotent
+ *   requests (GET, DELETE, POSTs without side effects, and POSTs carrying an
  *   `Idempotency-Key`, which the server answers at most once).
  *
  * Delays are "full jitter" exponential backoff (a random wait up to base × 2^attempt, capped),
@@ -38,7 +39,7 @@ export type AttemptOutcome =
 export function isRetryable(outcome: AttemptOutcome, idempotent: boolean): boolean {
   if (outcome.kind !== 'response') return idempotent;
   if (outcome.status === 429) return true;
-  return idempotent && (outcome.transient || outcome.status >= 500);
+  return idempotent && (outcome.transient || (outcome.status >= 500 && outcome.status !== 501));
 }
 
 /**

@@ -90,6 +90,13 @@ export const cardErrors = {
       'Card payments are not available: no card processor is configured.',
       { transient: false },
     ),
+  applePayNotConfigured: () =>
+    new ApiError(
+      'ServiceUnavailableException',
+      'card.applePayNotConfigured',
+      'Apple Pay is not available: no card processor that accepts Apple Pay tokens is configured.',
+      { transient: false },
+    ),
   processorTimeout: () =>
     new ApiError(
       'ServiceUnavailableException',

@@ -1,7 +1,7 @@
 import type { AppContext } from '../platform/context.ts';
 import type { Queryable } from '../platform/db/pool.ts';
 import type { Money } from '../platform/money.ts';
-import type { CheckedCard } from './card-input.ts';
+import type { CardInput, CheckedCard } from './card-input.ts';
 
 /**
  * The card processor port. Every call is idempotent by order id: repeating an authorise returns
@@ -24,6 +24,23 @@ export interface CardProcessor {
   capture(q: Queryable, orderIds: readonly string[]): Promise<void>;
   void(q: Queryable, orderId: string): Promise<void>;
   refund(q: Queryable, orderId: string): Promise<void>;
+  /**
+   * Apple Pay: the card a payment token stands for, which `authorize` then holds like any card.
+   * Absent when this processor takes no Apple Pay: such orders are refused as not configured.
+   * Throws the refusals the token already shows (a credit or prepaid card).
+   */
+  applePayCard?(token: ApplePayToken, nowMs: number): CardInput;
+}
+
+/** The `token` of an Apple Pay payment (PKPaymentToken) as Wyre's clients pass it on. */
+export interface ApplePayToken {
+  paymentData: unknown;
+  paymentMethod: {
+    displayName?: string | undefined;
+    network?: string | undefined;
+    type?: string | undefined;
+  };
+  transactionIdentifier?: string | undefined;
 }
 
 export interface AuthorizeCall {

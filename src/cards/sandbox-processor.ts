@@ -1,7 +1,15 @@
 import type { Queryable } from '../platform/db/pool.ts';
 import { lookupBin } from './bins.ts';
-import type { AuthorizeCall, AuthorizeRequest, AuthorizeResult, CardProcessor } from './processor.ts';
-import { SLOW_CARD_DELAY_MS, type TestCardBehaviour, testCardBehaviour } from './test-cards.ts';
+import type { CardInput } from './card-input.ts';
+import { cardErrors } from './errors.ts';
+import type {
+  ApplePayToken,
+  AuthorizeCall,
+  AuthorizeRequest,
+  AuthorizeResult,
+  CardProcessor,
+} from './processor.ts';
+import { SLOW_CARD_DELAY_MS, TEST_CARDS, type TestCardBehaviour, testCardBehaviour } from './test-cards.ts';
 
 function abortableDelay(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -56,7 +64,27 @@ export const sandboxProcessor: CardProcessor = {
   capture: (q, orderIds) => move(q, orderIds, 'AUTHORIZED', 'CAPTURED'),
   void: (q, orderId) => move(q, [orderId], 'AUTHORIZED', 'VOIDED'),
   refund: (q, orderId) => move(q, [orderId], 'CAPTURED', 'REFUNDED'),
+  applePayCard: sandboxApplePayCard,
 };
+
+const DEFAULT_APPLE_PAY_CARD = '4111111111111111';
+
+/**
+ * The sandbox decrypts nothing: an Apple Pay token stands for the test card whose last four
+ * digits end its `paymentMethod.displayName` ("Visa 3220" is the 3-D Secure card, "Visa 0002"
+ * the declined one; docs/sandbox-cards.md), else the approving Visa debit card. A token whose
+ * `paymentMethod.type` is credit or prepaid is refused as such a card would be.
+ */
+function sandboxApplePayCard(token: ApplePayToken, nowMs: number): CardInput {
+  const type = token.paymentMethod.type?.toLowerCase();
+  if (type === 'credit') throw cardErrors.credit();
+  if (type === 'prepaid') throw cardErrors.prepaid();
+  const last4 = /(\d{4})\s*$/.exec(token.paymentMethod.displayName ?? '')?.[1];
+  const number =
+    (last4 && Object.keys(TEST_CARDS).find((card) => card.endsWith(last4))) || DEFAULT_APPLE_PAY_CARD;
+  // A device account number carries no security code; the sandbox processor reads none.
+  return { number, year: String(new Date(nowMs).getUTCFullYear() + 3), month: '12', cvv: '000' };
+}
 
 /** What a repeated authorise of an order already authorised answers. */
 const APPROVED_BEFORE: AuthorizeResult = { outcome: 'APPROVED', step: 'NONE' };

@@ -18,8 +18,12 @@ declare module 'fastify' {
     auditWritten?: Promise<void>;
   }
   interface FastifyContextConfig {
-    /** 'none' opens a /v2 or /v3 route to anonymous callers; every other one needs credentials. */
-    auth?: 'none' | 'partner';
+    /**
+     * 'none' opens a /v2 or /v3 route to anonymous callers; 'optional' serves anonymous callers
+     * too but checks credentials whenever a request presents any (a bad signature is still 401),
+     * so the handler tells the two apart by `request.scope`; every other route needs credentials.
+     */
+    auth?: 'none' | 'optional' | 'partner';
     /** Routes an untied decentralized session token may call (creating its account, deleting its key). */
     allowUntiedSession?: boolean;
     /**
@@ -35,7 +39,21 @@ const PARTNER_PATH = /^\/v[23]\//;
 
 export function needsPartnerAuth(request: FastifyRequest): boolean {
   const route = request.routeOptions;
-  return route.config.auth !== 'none' && PARTNER_PATH.test(route.url ?? '');
+  if (route.config.auth === 'none' || !PARTNER_PATH.test(route.url ?? '')) return false;
+  return route.config.auth !== 'optional' || presentsCredentials(request);
+}
+
+/**
+ * Whether the request carries any credential header, well formed or not: on an 'optional' route
+ * a request that tries to authenticate is held to it, and only one that tries nothing is anonymous.
+ */
+function presentsCredentials(request: FastifyRequest): boolean {
+  const { headers } = request;
+  return (
+    headers['x-api-key'] !== undefined ||
+    headers['x-api-signature'] !== undefined ||
+    headers.authorization !== undefined
+  );
 }
 
 /** The acting scope of an authenticated partner route; routes call this, never read request.scope raw. */

@@ -138,7 +138,7 @@ async function addressesOf(ctx: ChainsDeps, q: Queryable, row: AccountRow): Prom
 }
 
 /** The acting account itself, or (unmasqueraded) one of its sub-accounts; others look like unknown ids. */
-async function visibleAccount(
+export async function visibleAccount(
   ctx: AppContext,
   tx: Tx | undefined,
   scope: Scope,
@@ -160,6 +160,15 @@ async function visibleAccount(
 /** For the ledger: does this account id exist (any partner)? */
 export async function accountExists(q: Queryable, accountId: string): Promise<boolean> {
   return (await findAccountById(q, accountId)) !== undefined;
+}
+
+/** For the limits: the country of an account of this partner's tree, undefined for any other. */
+export async function countryOfAccount(
+  q: Queryable,
+  partnerId: string,
+  accountId: string,
+): Promise<string | undefined> {
+  return (await findAccountWithin(q, partnerId, accountId))?.country;
 }
 
 /** For transfers: an account of this partner's tree (a master or one of its sub-accounts). */

@@ -113,3 +113,13 @@ export const keyListingAnswer = {
     },
   ],
 };
+
+/** The sub-account after a government id upload: the document's id in the field, PENDING review. */
+export const documentUploadedAnswer = {
+  ...accountAnswer,
+  profileFields: accountAnswer.profileFields.map((entry) =>
+    entry.fieldId === 'individualGovernmentId'
+      ? field('individualGovernmentId', 'DOCUMENT', ['DO_7QK4M2XHRZP'], 'PENDING')
+      : entry,
+  ),
+};

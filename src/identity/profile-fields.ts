@@ -21,7 +21,11 @@ export const PROFILE_FIELDS: Record<string, FieldType> = {
 /** Shown instead of the stored value: Wyre never echoed an SSN back. */
 export const REDACTED_FIELDS = new Set(['individualSsn']);
 
-export type ProfileValue = string | Record<string, string>;
+/** The profile fields filled by uploading a document (POST /v3/accounts/{accountId}/{fieldId}). */
+export const DOCUMENT_FIELDS = Object.keys(PROFILE_FIELDS).filter((id) => PROFILE_FIELDS[id] === 'DOCUMENT');
+
+/** Text, an address, or (DOCUMENT fields) the ids of the uploaded documents, oldest first. */
+export type ProfileValue = string | Record<string, string> | string[];
 
 export interface StoredField {
   value: ProfileValue;

@@ -26,7 +26,7 @@ export async function creditOwner(owners: OwnerLookups, tx: Tx, act: OperatorAct
   }
   const amount = parsePositiveAmount(input.amount, 'amount', input.currency);
   if (!(await customerOwnerExists(owners, tx, input.owner))) {
-    throw invalidValue('owner', 'owner must be an existing account:AC_… or user:US_…');
+    throw invalidValue('owner', 'owner must be an existing account:AC_…, user:US_… or wallet:WA_…');
   }
   const entryId = await postEntry(tx, {
     kind: 'operator.credit',

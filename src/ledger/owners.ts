@@ -6,12 +6,13 @@ export type OwnerLookup = (q: Queryable, id: string) => Promise<boolean>;
 
 /**
  * Which SRNs name a real customer owner: the composition root gives the ledger the lookup of each
- * module that owns such records (identity: `account`, users: `user`), so the ledger never reads
- * their tables.
+ * module that owns such records (identity: `account`, users: `user`, wallets: `wallet`), so the
+ * ledger never reads their tables.
  */
 export interface OwnerLookups {
   account: OwnerLookup;
   user: OwnerLookup;
+  wallet: OwnerLookup;
 }
 
 /** What the ledger's operator functions are given. */
@@ -19,11 +20,11 @@ export interface LedgerDeps extends AppContext {
   owners: OwnerLookups;
 }
 
-/** `account:AC_…` or `user:US_…` that exists; false for anything else, including system owners. */
+/** `account:AC_…`, `user:US_…` or `wallet:WA_…` that exists; false for anything else, including system owners. */
 export async function customerOwnerExists(owners: OwnerLookups, q: Queryable, srn: string): Promise<boolean> {
   const colon = srn.indexOf(':');
   if (colon <= 0) return false;
   const type = srn.slice(0, colon);
-  if (type !== 'account' && type !== 'user') return false;
+  if (type !== 'account' && type !== 'user' && type !== 'wallet') return false;
   return owners[type](q, srn.slice(colon + 1));
 }

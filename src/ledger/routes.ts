@@ -13,7 +13,11 @@ const Amount = Type.Union([Type.String({ maxLength: 64 }), Type.Number()], {
 
 const CreditBody = Type.Object(
   {
-    owner: Type.String({ minLength: 1, maxLength: 64, description: 'account:AC_… or user:US_…' }),
+    owner: Type.String({
+      minLength: 1,
+      maxLength: 64,
+      description: 'account:AC_…, user:US_… or wallet:WA_…',
+    }),
     currency: Type.String({ pattern: '^[A-Z]{3,5}$' }),
     amount: Amount,
     memo: Type.Optional(Type.String({ maxLength: 500 })),
@@ -40,7 +44,7 @@ export const ledgerOperatorRoutes: FastifyPluginAsync<{ ctx: LedgerDeps }> = asy
         security: OPERATOR_SECURITY,
         summary: 'Fund a balance from external:bank (double-entry), audited',
         description:
-          'Operator token only. Credits an account or user (`account:AC_…`, `user:US_…`) with money received outside the service: one double-entry posting from external:bank, audited in the same transaction, answered with the owner’s balances after it. The amount must be positive within the currency’s decimals; an unknown owner or currency answers 400. Repeat safely with an Idempotency-Key.',
+          'Operator token only. Credits an account, user or wallet (`account:AC_…`, `user:US_…`, `wallet:WA_…`) with money received outside the service: one double-entry posting from external:bank, audited in the same transaction, answered with the owner’s balances after it. The amount must be positive within the currency’s decimals; an unknown owner or currency answers 400. Repeat safely with an Idempotency-Key.',
         body: withExample(CreditBody, creditRequest),
         response: { 200: withExample(CreditAnswer, creditAnswer), ...errorResponses(400, 401, 409, 422) },
       },

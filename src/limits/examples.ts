@@ -35,3 +35,17 @@ export const overrideAnswer = {
   STANDARD: { daily: 1000, weekly: 2500, yearly: 25000 },
   DEBIT_CARD_L2: null,
 };
+
+const usd = (limit: number, left: number) => ({
+  USD: { in: limit, out: null, availIn: left, availOut: null },
+});
+/** A user's limits after the example purchase: Wyre's US standard tables. */
+export const limitsByContextAnswer = {
+  ACCOUNT: {},
+  ACH: {},
+  DEBIT_CARD: {
+    '24': usd(500, 500 - spent),
+    '168': usd(500, 500 - spent),
+    '8760': usd(2500, 2500 - spent),
+  },
+};

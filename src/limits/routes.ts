@@ -1,11 +1,19 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { scopeOf } from '../identity/access.ts';
 import { operatorAction } from '../operator/auth.ts';
-import { errorResponses, OPERATOR_SECURITY, withExample } from '../platform/http/openapi.ts';
+import {
+  errorResponses,
+  OPERATOR_SECURITY,
+  PARTNER_SECURITY,
+  withExample,
+} from '../platform/http/openapi.ts';
+import { limitsOf } from './account-limits.ts';
 import { calculateLimits } from './calculate.ts';
 import { SUPPORTED_COUNTRIES } from './countries.ts';
 import {
   calculateRequest,
   limitsAnswer,
+  limitsByContextAnswer,
   overrideAnswer,
   overrideRequest,
   supportedCountriesAnswer,
@@ -15,6 +23,8 @@ import {
   AccountParams,
   CalculateBody,
   LimitsAnswer,
+  LimitsByContextAnswer,
+  LimitsQuery,
   OverrideAnswer,
   OverrideBody,
   SupportedCountriesAnswer,
@@ -38,6 +48,25 @@ export const limitsRoutes: FastifyPluginAsync<{ ctx: LimitsDeps }> = async (app,
       },
     },
     async (request) => calculateLimits(ctx, request.body),
+  );
+
+  app.get<{ Querystring: LimitsQuery }>(
+    '/v3/limits',
+    {
+      schema: {
+        tags,
+        security: PARTNER_SECURITY,
+        summary: 'The limits Rampart enforces, by context, rolling window (hours) and currency',
+        description:
+          'A partner key, for its acting account, or with `srn=user:US_…` (or masquerading as the user) for one of its users. Wyre’s nesting: context (ACCOUNT, ACH, DEBIT_CARD) → rolling window in hours ("24", "168", "8760") → currency → `{in, out, availIn, availOut}`. Only card purchases are limited: DEBIT_CARD carries the USD tables (the user’s DEBIT_CARD_L2 tier once approved) and what is left after the user’s spend; `out` and `availOut` are null (a card only brings money in); ACCOUNT and ACH are empty. An account spends nothing itself (spend counts per billing address, card and user), so its windows show the table its buyers start from. Another partner’s user, or an srn other than the acting account or its users: 400.',
+        querystring: LimitsQuery,
+        response: {
+          200: withExample(LimitsByContextAnswer, limitsByContextAnswer),
+          ...errorResponses(400, 401, 403, 429),
+        },
+      },
+    },
+    async (request) => limitsOf(ctx, scopeOf(request), request.query.srn),
   );
 
   app.get(

@@ -89,3 +89,24 @@ export const OverrideAnswer = Type.Object({
 });
 
 export const AccountParams = Type.Object({ accountId: Type.String({ minLength: 1, maxLength: 64 }) });
+
+/** GET /v3/limits (docs/contract.md decision 43). */
+export const LimitsQuery = Type.Object({
+  srn: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 64, description: 'user:US_… (or the acting account:AC_…)' }),
+  ),
+});
+export type LimitsQuery = Static<typeof LimitsQuery>;
+
+const WindowLimit = Type.Object({
+  in: Type.Number(),
+  out: Type.Union([Type.Number(), Type.Null()]),
+  availIn: Type.Number(),
+  availOut: Type.Union([Type.Number(), Type.Null()]),
+});
+const Windows = Type.Record(
+  Type.String({ description: 'Rolling window in hours: 24, 168, 8760' }),
+  Type.Record(Type.String({ description: 'Currency' }), WindowLimit),
+);
+
+export const LimitsByContextAnswer = Type.Object({ ACCOUNT: Windows, ACH: Windows, DEBIT_CARD: Windows });

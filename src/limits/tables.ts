@@ -45,3 +45,13 @@ export function defaultLimits(country: string, tier: LimitTier): LimitTable {
   if (!row) throw new Error(`no limit table for ${country}`);
   return row[tier];
 }
+
+/**
+ * The country whose default tables apply to `country`: itself where cards are sold, else any
+ * international one (an account's own country need not be a billing country; every country but
+ * the US shares the international tables).
+ */
+export function tableCountry(country: string): string {
+  if (DEFAULT_LIMITS.has(country)) return country;
+  return [...DEFAULT_LIMITS.keys()].find((code) => code !== 'US')!;
+}

@@ -21,6 +21,7 @@ export type ErrorType =
   | 'UnsupportedMediaTypeException'
   | 'RateLimitException'
   | 'ServiceUnavailableException'
+  | 'NotImplementedException'
   | 'UnknownException';
 
 /** Default status per type; AccessDenied (401/403) and IdempotencyConflict (409/422) vary. */
@@ -42,6 +43,7 @@ const STATUS_BY_TYPE: Record<ErrorType, number> = {
   UnsupportedMediaTypeException: 415,
   RateLimitException: 429,
   ServiceUnavailableException: 503,
+  NotImplementedException: 501,
   UnknownException: 500,
 };
 
@@ -55,6 +57,16 @@ export interface ErrorEnvelope {
   type: ErrorType;
   transient: boolean;
   problematicField?: string;
+  /** A refused batch's every refused item (docs/contract.md, decision 32). */
+  errors?: ItemError[];
+}
+
+/** One refused item of a batch request, as its envelope lists it. */
+export interface ItemError {
+  index: number;
+  problematicField: string;
+  errorCode: string;
+  message: string;
 }
 
 export interface ApiErrorOptions {

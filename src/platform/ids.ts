@@ -3,7 +3,7 @@ import { randomBytes, randomInt } from 'node:crypto';
 /** API.md's id alphabet: digits 2-9 and upper-case letters without I and O, so ids read back unambiguously. */
 export const ID_ALPHABET = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
 
-export type IdPrefix = 'AC' | 'US' | 'TF' | 'WO' | 'DA' | 'PA' | 'PT' | 'DO' | 'CB' | 'JB';
+export type IdPrefix = 'AC' | 'US' | 'TF' | 'WO' | 'DA' | 'PA' | 'PT' | 'DO' | 'CB' | 'JB' | 'WA';
 
 // Random bytes are drawn from a pooled 4 KiB buffer: one CSPRNG call per ~680 ids instead of
 // one per id (a fresh call was ~9% of an error answer's CPU).

@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { invalidValue } from '../platform/errors.ts';
 import { errorResponses, withExample } from '../platform/http/openapi.ts';
 import { ratesAnswer } from './examples.ts';
@@ -8,10 +8,17 @@ import { type PricingDeps, ratesAs } from './service.ts';
 
 const VIEWS = new Set<RatesView>(['DIVISOR', 'MULTIPLIER', 'PRICED']);
 
-/** Public prices (GET /v3/rates). */
+/**
+ * Public prices: GET /v3/rates, and GET /v2/rates, which Wyre served the same (docs/contract.md,
+ * decision 37): same parameters, same answer.
+ */
 export const pricingRoutes: FastifyPluginAsync<{ ctx: PricingDeps }> = async (app, { ctx }) => {
+  for (const path of ['/v3/rates', '/v2/rates']) registerRates(app, ctx, path);
+};
+
+function registerRates(app: FastifyInstance, ctx: PricingDeps, path: string) {
   app.get<{ Querystring: { as?: string; format?: RatesFormat } }>(
-    '/v3/rates',
+    path,
     {
       config: { auth: 'none' },
       schema: {
@@ -31,4 +38,4 @@ export const pricingRoutes: FastifyPluginAsync<{ ctx: PricingDeps }> = async (ap
       return reply.type('application/json; charset=utf-8').send(bytes);
     },
   );
-};
+}

@@ -5,7 +5,7 @@ import { type HoldArguments, holdArguments, ledgerRefusal, type NewEntry } from 
 import { Money } from '../platform/money.ts';
 import type { TransferRulesDeps } from './deps.ts';
 import { transferErrors } from './errors.ts';
-import { ledgerOwner, type Party } from './parties.ts';
+import { ledgerOwner, movesThroughBank, type Party } from './parties.ts';
 import { settlementPostings } from './postings.ts';
 import { historyEntry, type StoredHistoryEntry } from './status-history.ts';
 import type { NewTransfer, TransferStatus } from './store.ts';
@@ -30,9 +30,14 @@ export function settlesAtOnce(p: PreparedTransfer): boolean {
   return p.autoConfirm && !p.preview;
 }
 
-export function confirmedHistory(dest: Party, atMs: number): StoredHistoryEntry[] {
+/** A withdrawal waits for the chain, a payout or ACH pull for the bank: PENDING until they report. */
+export function waitsForOutside(p: { source: Party; dest: Party }): boolean {
+  return p.dest.kind === 'chain' || movesThroughBank(p);
+}
+
+export function confirmedHistory(waits: boolean, atMs: number): StoredHistoryEntry[] {
   const pending = historyEntry('PENDING', atMs);
-  return dest.kind === 'chain' ? [pending] : [pending, historyEntry('COMPLETED', atMs)];
+  return waits ? [pending] : [pending, historyEntry('COMPLETED', atMs)];
 }
 
 export function newTransferRow(
@@ -46,13 +51,16 @@ export function newTransferRow(
     ? 'PREVIEW'
     : !p.autoConfirm
       ? 'UNCONFIRMED'
-      : p.dest.kind === 'chain'
+      : waitsForOutside(p)
         ? 'PENDING'
         : 'COMPLETED';
   const history =
     status === 'PREVIEW'
       ? [historyEntry('PREVIEW', nowMs)]
-      : [historyEntry('INITIATED', nowMs), ...(p.autoConfirm ? confirmedHistory(p.dest, nowMs) : [])];
+      : [
+          historyEntry('INITIATED', nowMs),
+          ...(p.autoConfirm ? confirmedHistory(waitsForOutside(p), nowMs) : []),
+        ];
   return {
     id,
     partner_id: scope.partnerId,
@@ -115,7 +123,8 @@ export function creationHold(p: PreparedTransfer, fresh: NewTransfer): HoldArgum
  */
 export function transferPostings(row: NewTransfer, dest: Party) {
   return settlementPostings({
-    sourceOwner: row.source,
+    // An ACH pull's source is the outside world: external:bank.
+    sourceOwner: row.source.toLowerCase().startsWith('paymentmethod:') ? 'external:bank' : row.source,
     destOwner: ledgerOwner(dest),
     chainOwner: dest.kind === 'chain' ? ledgerOwner(dest) : null,
     sourceCurrency: row.source_currency,

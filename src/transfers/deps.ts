@@ -1,10 +1,14 @@
 import type { CallbackUrlDeps } from '../callbacks/url-policy.ts';
 import type { ChainsDeps } from '../chains/port.ts';
 import type { PricingDeps } from '../pricing/service.ts';
+import type { BankTransfersWiring } from './bank-port.ts';
 
 /**
  * What the transfer rules are given besides the base context: the chains (withdrawals and
- * deposits), prices (exchange quotes) and the callback URL rules (notifyUrl). TransfersDeps
- * (service.ts) adds the grouping of settled transfers created at the same moment.
+ * deposits), the bank rail and payment methods (payouts and ACH pulls), prices (exchange quotes)
+ * and the callback URL rules (notifyUrl). TransfersDeps (service.ts) adds the grouping of
+ * settled transfers created at the same moment.
  */
-export interface TransferRulesDeps extends ChainsDeps, PricingDeps, CallbackUrlDeps {}
+export interface TransferRulesDeps extends ChainsDeps, PricingDeps, CallbackUrlDeps {
+  bankTransfers: BankTransfersWiring;
+}

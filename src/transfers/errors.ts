@@ -14,7 +14,10 @@ export const transferErrors = {
     ),
   bothAmounts: () => invalidValue('destAmount', 'Send sourceAmount or destAmount, never both.'),
   party: (field: string) =>
-    invalidValue(field, `Field ${field} must be account:AC_…, user:US_… or <chain>:<address>.`),
+    invalidValue(
+      field,
+      `Field ${field} must be account:AC_…, user:US_…, wallet:WA_…, paymentmethod:PA_… or <chain>:<address>.`,
+    ),
   chainSource: () =>
     invalidValue(
       'source',
@@ -36,6 +39,8 @@ export const transferErrors = {
       'Only the payer confirms a transfer: act as its source (masqueradeAs), or as the master account.',
       'accessDenied.forbidden',
     ),
+  achScopeNotApproved: () =>
+    forbidden('The ACH scope of this user is not APPROVED.', 'accessDenied.scopeNotApproved'),
   scopeNotApproved: () =>
     forbidden('The TRANSFER scope of this user is not APPROVED.', 'accessDenied.scopeNotApproved'),
   userClosed: () => forbidden('This user is closed; contact support.', 'accessDenied.userClosed'),
@@ -76,6 +81,49 @@ export const transferErrors = {
       'currency',
       `A ${chain} deposit address cannot receive ${currency}.`,
       'validation.unsupportedCurrency',
+    ),
+  bankParty: (field: string) =>
+    invalidValue(
+      field,
+      field === 'source'
+        ? 'Field source must be paymentmethod:PA_… or paymentmethod:PA_…:ach to pull from a bank account.'
+        : 'Field dest must be paymentmethod:PA_… (no :ach) to pay out to a bank account.',
+    ),
+  pullDest: () =>
+    invalidValue(
+      'dest',
+      'An ACH pull lands in an account or user balance: dest must be account:AC_… or user:US_….',
+    ),
+  bankUnavailable: () =>
+    new ApiError(
+      'ServiceUnavailableException',
+      'transfer.bankUnavailable',
+      'Bank transfers are not available: no bank rail (the bankTransfers port) is configured in this deployment.',
+      { transient: false },
+    ),
+  paymentMethodUnknown: (field: string) =>
+    invalidValue(
+      field,
+      `${field} names a payment method that is not one of yours.`,
+      'validation.unknownPaymentMethod',
+    ),
+  paymentMethodNotActive: (field: string, status: string) =>
+    invalidValue(
+      field,
+      `This payment method is ${status}; only an ACTIVE payment method moves money.`,
+      'validation.paymentMethodNotActive',
+    ),
+  paymentMethodCurrency: (field: string, currency: string) =>
+    invalidValue(
+      field === 'source' ? 'sourceCurrency' : 'destCurrency',
+      `This payment method holds ${currency}: use ${currency} on its side of the transfer.`,
+      'validation.unsupportedCurrency',
+    ),
+  notPullable: () =>
+    invalidValue(
+      'source',
+      'Only a LOCAL_TRANSFER (ACH) payment method can be pulled from.',
+      'validation.notPullable',
     ),
   sandboxOnly: () => forbidden('Simulated deposits exist only in sandbox.', 'accessDenied.sandboxOnly'),
 };

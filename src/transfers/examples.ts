@@ -158,3 +158,50 @@ export const depositAnswer = {
   totalBalances: { ETH: 0.5, USD: 225 },
   availableBalances: { ETH: 0.5, USD: 225 },
 };
+
+/** POST /v2/transfers: v2 names the callback `callbackUrl`. */
+export const v2CreateTransferRequest = {
+  sourceCurrency: 'USD',
+  sourceAmount: '25.00',
+  dest: 'wallet:WA_M7K2XQ9PBNE',
+  message: 'Rent share, March',
+  callbackUrl: 'https://partner.example.com/wyre/transfers',
+  autoConfirm: true,
+};
+
+/** POST /v2/quote: a preview transfer, moving nothing. */
+export const previewTransferAnswer = {
+  ...unconfirmedTransferAnswer,
+  status: 'PREVIEW' as const,
+  customId: null,
+  statusHistories: [{ ...created, statusDetail: 'Transfer Preview', state: 'PREVIEW' }],
+};
+
+/** What anyone holding the id of the completed transfer above sees on the tracker. */
+export const trackingAnswer = {
+  transferId: EXAMPLE_IDS.transfer,
+  feeCurrency: 'USD',
+  fee: 0,
+  fees: { USD: 0 },
+  sourceCurrency: 'USD',
+  destCurrency: 'USD',
+  sourceAmount: 25,
+  destAmount: 25,
+  destSrn: payee,
+  from: `User ${EXAMPLE_IDS.user}`,
+  to: `User ${EXAMPLE_IDS.otherUser}`,
+  rate: null,
+  customId: 'rent-2026-03',
+  status: 'COMPLETED',
+  blockchainNetworkTx: null,
+  message: 'Rent share, March',
+  transferHistoryEntryType: 'OUTGOING' as const,
+  successTimeline: completedTransferAnswer.statusHistories.map((step) => ({
+    statusDetails: step.statusDetail,
+    state: step.state,
+    createdAt: step.createdAt,
+  })),
+  failedTimeline: [],
+  failureReason: null,
+  reversalReason: null,
+};

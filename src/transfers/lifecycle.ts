@@ -3,6 +3,7 @@ import { postEntry, voidHold } from '../ledger/service.ts';
 import { type Db, type Tx, withTransaction } from '../platform/db/pool.ts';
 import { enqueueJob } from '../platform/jobs/queue.ts';
 import type { JobRunner } from '../platform/jobs/runner.ts';
+import { onBankOutcome } from './bank-transfers.ts';
 import { transferPostings } from './creation.ts';
 import type { TransferRulesDeps } from './deps.ts';
 import { reversalPostings } from './postings.ts';
@@ -12,8 +13,9 @@ import { changeStatus, lockOneDueUnconfirmed, lockTransferById } from './store.t
 
 /**
  * What happens to transfers after the request: UNCONFIRMED ones expire (hold voided) by a
- * periodic sweep that reads the service clock, so the sandbox clock moves expiries too; and
- * withdrawals become COMPLETED or FAILED (funds returned) when the chain reports.
+ * periodic sweep that reads the service clock, so the sandbox clock moves expiries too;
+ * withdrawals become COMPLETED or FAILED (funds returned) when the chain reports, and bank
+ * transfers when the bank rail reports (bank-transfers.ts).
  */
 export const EXPIRY_SWEEP_JOB = 'transfers.expireUnconfirmed';
 const SWEEP_EVERY_MS = 5000;
@@ -94,6 +96,9 @@ function scheduleSweep(db: Db, runAtMs?: number) {
 
 /** Wires the transfers module's background work into a job runner (serve and worker alike). */
 export async function registerTransferJobs(runner: JobRunner, ctx: TransferRulesDeps): Promise<void> {
+  ctx.bankTransfers.rail?.registerSettler(runner, (outcome) =>
+    withTransaction(ctx.db, (tx) => onBankOutcome(ctx, tx, outcome)),
+  );
   runner.register(EXPIRY_SWEEP_JOB, async () => {
     try {
       await expireDueTransfers(ctx);

@@ -6,14 +6,36 @@ import { batched } from '../platform/db/grouped-transactions.ts';
 import type { Queryable } from '../platform/db/pool.ts';
 import { isId } from '../platform/ids.ts';
 import { type TransferStanding, transferStandings } from '../users/transfer-standing.ts';
+import { walletOwners } from '../wallets/service.ts';
 import type { TransferRulesDeps } from './deps.ts';
 import { transferErrors } from './errors.ts';
+import { assertWalletsStanding, type Drawer, walletIds, walletOwnerUsers } from './wallet-parties.ts';
 
-/** A transfer's source or dest, read from its SRN (API.md: a bare `AC_…` is an account). */
+export { type Drawer, drawerOf } from './wallet-parties.ts';
+
+/**
+ * A transfer's source or dest, read from its SRN (API.md: a bare `AC_…` is an account). A
+ * payment method is a bank account: a payout as dest, an ACH pull (`…:ach`) as source.
+ */
 export type Party =
   | { kind: 'account'; srn: string; id: string }
   | { kind: 'user'; srn: string; id: string }
-  | { kind: 'chain'; srn: string; chain: Chain; address: string };
+  | { kind: 'wallet'; srn: string; id: string }
+  | { kind: 'chain'; srn: string; chain: Chain; address: string }
+  | { kind: 'bank'; srn: string; id: string };
+
+/**
+ * `paymentmethod:PA_…` (any case of the type, as clients send `paymentMethod:`), with `:ach` on
+ * a source (docs/contract.md decision 55); undefined when the value names no payment method.
+ */
+function parseBankParty(value: string, field: 'source' | 'dest'): Party | undefined {
+  const [type, id = '', suffix, ...rest] = value.split(':');
+  if (type?.toLowerCase() !== 'paymentmethod') return undefined;
+  const ach = suffix?.toLowerCase() === 'ach';
+  const valid = isId(id, 'PA') && rest.length === 0 && (suffix === undefined || (ach && field === 'source'));
+  if (!valid) throw transferErrors.bankParty(field);
+  return { kind: 'bank', srn: `paymentmethod:${id}${ach ? ':ach' : ''}`, id };
+}
 
 export function parseParty(value: string, field: 'source' | 'dest', network: Network): Party {
   const colon = value.indexOf(':');
@@ -22,14 +44,24 @@ export function parseParty(value: string, field: 'source' | 'dest', network: Net
   if ((type === 'account' || type === '') && isId(id, 'AC'))
     return { kind: 'account', srn: `account:${id}`, id };
   if (type === 'user' && isId(id, 'US')) return { kind: 'user', srn: `user:${id}`, id };
-  if (type === '' || type === 'account' || type === 'user') throw transferErrors.party(field);
+  if (type === 'wallet' && isId(id, 'WA')) return { kind: 'wallet', srn: `wallet:${id}`, id };
+  if (type === '' || type === 'account' || type === 'user' || type === 'wallet')
+    throw transferErrors.party(field);
+  const bank = parseBankParty(value, field);
+  if (bank) return bank;
   const { chain, address } = parseChainSrn(value, field, network);
   return { kind: 'chain', srn: `${chain}:${address}`, chain, address };
 }
 
-/** Whose balance the party is in the ledger: chain addresses are the outside world. */
+/** Whose balance the party is in the ledger: chain addresses and bank accounts are the outside world. */
 export function ledgerOwner(party: Party): string {
-  return party.kind === 'chain' ? `external:chain:${party.chain}` : party.srn;
+  if (party.kind === 'chain') return `external:chain:${party.chain}`;
+  return party.kind === 'bank' ? 'external:bank' : party.srn;
+}
+
+/** Whether the transfer moves money through the bank rail: a payout, or an ACH pull. */
+export function movesThroughBank(p: { source: Party; dest: Party }): boolean {
+  return p.source.kind === 'bank' || p.dest.kind === 'bank';
 }
 
 /** The default source: the user or account the caller acts as. */
@@ -60,9 +92,17 @@ export function checkPartiesStatically(
 ) {
   if (source.kind === 'chain') throw transferErrors.chainSource();
   // Only the party one acts as may be drawn on: a user through masqueradeAs=user:…, an account
-  // as itself or through masqueradeAs=<sub-account>.
-  if (source.srn !== actingParty(scope).srn) throw transferErrors.notYourSource();
+  // as itself or through masqueradeAs=<sub-account>. An ACH pull draws on a payment method,
+  // whose owner is checked against the acting party when it is read (bank-transfers.ts); a
+  // wallet's owner is read with the standing (wallet-parties.ts).
+  if (source.kind !== 'bank' && source.kind !== 'wallet' && source.srn !== actingParty(scope).srn)
+    throw transferErrors.notYourSource();
   if (dest.srn === source.srn) throw transferErrors.sameParty();
+  if (movesThroughBank({ source, dest })) {
+    if (source.kind === 'bank' && (dest.kind === 'bank' || dest.kind === 'chain'))
+      throw transferErrors.pullDest();
+    if (!ctx.bankTransfers.rail) throw transferErrors.bankUnavailable();
+  }
   if (dest.kind === 'chain') {
     if (!chainsForCurrency(destCurrency).includes(dest.chain))
       throw transferErrors.destWrongChain(dest.chain, destCurrency);
@@ -70,23 +110,29 @@ export function checkPartiesStatically(
   }
 }
 
-/** The users whose standing a transfer between these parties depends on. */
-export function userPartyIds(source: Party, dest: Party): string[] {
-  return [source, dest].filter((p) => p.kind === 'user').map((p) => (p as { id: string }).id);
+/** The users whose standing a transfer between these parties depends on, wallets' owners included. */
+export function userPartyIds(source: Party, dest: Party, wallets: Map<string, string> = new Map()): string[] {
+  const users = [source, dest].filter((p) => p.kind === 'user').map((p) => (p as { id: string }).id);
+  return [...new Set([...users, ...walletOwnerUsers(wallets)])];
+}
+
+/** What was read about a transfer's parties in other modules. */
+export interface PartiesRead {
+  /** Users' standing (users/transfer-standing.ts), the user parties' and wallet owners'. */
+  standings: Map<string, TransferStanding>;
+  destAccountInPartner: boolean;
+  /** The owners of the live wallet parties of the partner, by wallet id. */
+  wallets: Map<string, string>;
 }
 
 /**
- * The checks that read other modules' state, given what was read (`standings` of the user
- * parties, from users/transfer-standing.ts; whether a dest account is of the partner): a user
- * source needs its TRANSFER scope APPROVED and not closed (API.md decision 14: 403); a dest
- * account or user must be of the same partner, and a dest user not closed.
+ * The checks that read other modules' state, given what was read: a user source needs its
+ * TRANSFER scope APPROVED and not closed (API.md decision 14: 403); a dest account or user must
+ * be of the same partner, and a dest user not closed; wallet parties as wallet-parties.ts says.
  */
-export function assertPartiesStanding(
-  source: Party,
-  dest: Party,
-  standings: Map<string, TransferStanding>,
-  destAccountInPartner: boolean,
-) {
+export function assertPartiesStanding(source: Party, dest: Party, read: PartiesRead, drawer: Drawer) {
+  const { standings, destAccountInPartner } = read;
+  assertWalletsStanding(source, dest, read, drawer);
   if (source.kind === 'user') {
     const standing = standings.get(source.id);
     // Masquerade resolution already proved the user is the caller's; absent means deleted under us.
@@ -102,18 +148,30 @@ export function assertPartiesStanding(
   if (dest.kind === 'account' && !destAccountInPartner) throw transferErrors.unknownDest();
 }
 
-/** Reads the parties' standing (one query, two with a dest account) and checks it. */
-export async function checkPartiesStanding(q: Queryable, partnerId: string, source: Party, dest: Party) {
-  const userIds = userPartyIds(source, dest);
+/**
+ * Reads the parties' standing (one query; one more with a dest account, one more first with a
+ * wallet party) and checks it for `drawer`, who would draw on the source.
+ */
+export async function checkPartiesStanding(
+  q: Queryable,
+  partnerId: string,
+  source: Party,
+  dest: Party,
+  drawer: Drawer,
+) {
+  const wallets = await walletOwners(q, partnerId, walletIds(source, dest));
+  const userIds = userPartyIds(source, dest, wallets);
   const standings = userIds.length > 0 ? await transferStandings(q, partnerId, userIds) : new Map();
-  const destAccount = dest.kind === 'account' ? await accountInPartner(q, partnerId, dest.id) : false;
-  assertPartiesStanding(source, dest, standings, destAccount);
+  const destAccountInPartner =
+    dest.kind === 'account' ? await accountInPartner(q, partnerId, dest.id) : false;
+  assertPartiesStanding(source, dest, { standings, destAccountInPartner, wallets }, drawer);
 }
 
 export interface TransferParties {
   partnerId: string;
   source: Party;
   dest: Party;
+  drawer: Drawer;
 }
 
 /** The parties' standing as a step of a transfer's write path: its refusal, or undefined. */
@@ -130,10 +188,11 @@ async function partiesStandingRefusals(
   q: Queryable,
   transfers: readonly TransferParties[],
 ): Promise<unknown[]> {
+  const wallets = await walletsByPartner(q, transfers);
   const usersByPartner = new Map<string, Set<string>>();
   for (const { partnerId, source, dest } of transfers) {
     const ids = usersByPartner.get(partnerId) ?? new Set<string>();
-    for (const id of userPartyIds(source, dest)) ids.add(id);
+    for (const id of userPartyIds(source, dest, wallets.get(partnerId))) ids.add(id);
     usersByPartner.set(partnerId, ids);
   }
   const standings = new Map<string, Map<string, TransferStanding>>();
@@ -154,14 +213,38 @@ async function partiesStandingRefusals(
     return found;
   };
   return Promise.all(
-    transfers.map(async ({ partnerId, source, dest }) => {
-      const destAccount = dest.kind === 'account' ? await destAccountIn(partnerId, dest.id) : false;
+    transfers.map(async ({ partnerId, source, dest, drawer }) => {
+      const destAccountInPartner = dest.kind === 'account' ? await destAccountIn(partnerId, dest.id) : false;
+      const read = {
+        standings: standings.get(partnerId)!,
+        destAccountInPartner,
+        wallets: wallets.get(partnerId) ?? new Map<string, string>(),
+      };
       try {
-        assertPartiesStanding(source, dest, standings.get(partnerId)!, destAccount);
+        assertPartiesStanding(source, dest, read, drawer);
         return undefined;
       } catch (refusal) {
         return refusal;
       }
     }),
   );
+}
+
+/** The owners of the transfers' wallet parties: one query per partner that has any. */
+async function walletsByPartner(q: Queryable, transfers: readonly TransferParties[]) {
+  const ids = new Map<string, Set<string>>();
+  for (const { partnerId, source, dest } of transfers) {
+    const found = walletIds(source, dest);
+    if (found.length === 0) continue;
+    const set = ids.get(partnerId) ?? new Set<string>();
+    for (const id of found) set.add(id);
+    ids.set(partnerId, set);
+  }
+  const owners = new Map<string, Map<string, string>>();
+  await Promise.all(
+    [...ids].map(async ([partnerId, set]) =>
+      owners.set(partnerId, await walletOwners(q, partnerId, [...set])),
+    ),
+  );
+  return owners;
 }

@@ -22,7 +22,7 @@ import {
   createTransfer,
   getTransfer,
   listTransfers,
-  sendsOnChain,
+  needsTransaction,
   type TransfersDeps,
 } from './service.ts';
 import { checkConfirmBody, prepareTransfer } from './transfer-request.ts';
@@ -49,9 +49,9 @@ export const transfersRoutes: FastifyPluginAsync<{ ctx: TransfersDeps }> = async
     async (request, reply) => {
       const scope = scopeOf(request);
       const prepared = await prepareTransfer(ctx, scope, request.body);
-      // Without an Idempotency-Key, only a withdrawal with autoConfirm needs a transaction.
+      // Without an Idempotency-Key, only an autoConfirmed withdrawal or a bank transfer needs a transaction.
       const outcome =
-        hasIdempotencyKey(request) || sendsOnChain(prepared)
+        hasIdempotencyKey(request) || needsTransaction(prepared)
           ? await runIdempotent(ctx, request, idempotencyScope(scope), (tx) =>
               createTransfer(ctx, scope, prepared, tx),
             )
@@ -73,7 +73,7 @@ export const transfersRoutes: FastifyPluginAsync<{ ctx: TransfersDeps }> = async
         body: withExample(ConfirmBody, {}),
         response: {
           200: withExample(Transfer, completedTransferAnswer),
-          ...errorResponses(400, 401, 403, 404, 409, 422, 429),
+          ...errorResponses(400, 401, 403, 404, 409, 422, 429, 503),
         },
       },
     },

@@ -10,11 +10,17 @@ const Srn = (description: string) => Type.String({ minLength: 1, maxLength: 200,
 /** POST /v3/transfers (facts §1.5). Rules across fields are in transfer-request.ts. */
 export const CreateTransferBody = Type.Object(
   {
-    source: Type.Optional(Srn('account:AC_… or user:US_…; defaults to the acting account or user')),
+    source: Type.Optional(
+      Srn(
+        'account:AC_…, user:US_… or paymentmethod:PA_…:ach (an ACH pull); defaults to the acting account or user',
+      ),
+    ),
     sourceCurrency: Currency,
     sourceAmount: Type.Optional(Amount),
     destAmount: Type.Optional(Amount),
-    dest: Srn('account:AC_…, AC_…, user:US_… or <chain>:<address> (a withdrawal)'),
+    dest: Srn(
+      'account:AC_…, AC_…, user:US_…, <chain>:<address> (a withdrawal) or paymentmethod:PA_… (a bank payout)',
+    ),
     destCurrency: Type.Optional(Currency),
     message: Type.Optional(Type.String({ maxLength: 1000 })),
     notifyUrl: Type.Optional(Type.String({ minLength: 1, maxLength: 2048 })),
@@ -91,6 +97,7 @@ export const Transfer = Type.Object({
     Type.Literal('COMPLETED'),
     Type.Literal('FAILED'),
     Type.Literal('EXPIRED'),
+    Type.Literal('REVERSED'),
   ]),
   owner: Type.String(),
   source: Type.String(),
@@ -114,7 +121,7 @@ export const Transfer = Type.Object({
   statusHistories: Type.Array(StatusHistory),
   pendingSubStatus: Type.Null(),
   reversingSubStatus: Type.Null(),
-  reversalReason: Type.Null(),
+  reversalReason: NullableString,
 });
 
 /** docs/contract.md, decision 65. */

@@ -6,6 +6,7 @@ import { GroupedTransactions, TransactionSteps } from '../platform/db/grouped-tr
 import type { Db, Queryable, Tx } from '../platform/db/pool.ts';
 import { newId } from '../platform/ids.ts';
 import { Money } from '../platform/money.ts';
+import { confirmBankTransfer, createBankTransfer, payerOf } from './bank-transfers.ts';
 import {
   confirmedHistory,
   creationCallbacks,
@@ -19,17 +20,28 @@ import {
 } from './creation.ts';
 import type { TransferRulesDeps } from './deps.ts';
 import { transferErrors } from './errors.ts';
-import { checkPartiesStanding, maySettleFor, type Party, parseParty, partiesStanding } from './parties.ts';
+import {
+  checkPartiesStanding,
+  drawerOf,
+  maySettleFor,
+  movesThroughBank,
+  type Party,
+  parseParty,
+  partiesStanding,
+} from './parties.ts';
 import type { TransferListQuery } from './schemas.ts';
 import {
   changeStatus,
+  findListedTransferById,
   findTransfer,
+  findTransferByCustomId,
   insertSettled,
   insertTransferWith,
   type NewTransfer,
   pageTransfers,
   type TransferRow,
 } from './store.ts';
+import { type TrackingView, trackingView } from './track-view.ts';
 import type { PreparedTransfer } from './transfer-request.ts';
 import { type TransferView, transferListItemView, transferView } from './view.ts';
 
@@ -56,14 +68,17 @@ async function queueChainSend(ctx: TransfersDeps, tx: Tx, row: NewTransfer, dest
   });
 }
 
-/** An autoConfirmed withdrawal also queues its chain send: two writers, so a transaction. */
-export function sendsOnChain(p: PreparedTransfer): boolean {
-  return settlesAtOnce(p) && p.dest.kind === 'chain';
+/**
+ * An autoConfirmed withdrawal also queues its chain send: two writers, so a transaction. So does
+ * every bank transfer (its rail request, its hold or pending entry).
+ */
+export function needsTransaction(p: PreparedTransfer): boolean {
+  return (settlesAtOnce(p) && p.dest.kind === 'chain') || movesThroughBank(p);
 }
 
 /**
  * POST /v3/transfers. `tx`: the caller's transaction (an Idempotency-Key's, or the one a
- * withdrawal needs, see sendsOnChain). A book transfer with autoConfirm is written by
+ * withdrawal needs, see needsTransaction). A book transfer with autoConfirm is written by
  * createSettledTransfer: on `tx`, or without one together with other requests' (one standing
  * read and one insert for them all, createSettledTransfers). Anything else reads the parties'
  * standing, then one statement writes the row with its effects: PREVIEW moves nothing;
@@ -76,12 +91,16 @@ export async function createTransfer(
   prepared: PreparedTransfer,
   tx?: Tx,
 ): Promise<TransferView> {
+  if (movesThroughBank(prepared)) {
+    if (!tx) throw new Error('a bank transfer is created in a transaction');
+    return createBankTransfer(ctx, tx, scope, prepared);
+  }
   if (settlesAtOnce(prepared)) {
     if (tx) return createSettledTransfer(ctx, TransactionSteps.alone(tx), { scope, prepared, tx });
     return ctx.settledTransfers.call({ scope, prepared });
   }
   const q = tx ?? ctx.db;
-  await checkPartiesStanding(q, scope.partnerId, prepared.source, prepared.dest);
+  await checkPartiesStanding(q, scope.partnerId, prepared.source, prepared.dest, drawerOf(scope));
   const fresh = newTransferRow(ctx, scope, prepared, newId('TF'));
   try {
     await insertTransferWith(q, fresh, {
@@ -122,7 +141,12 @@ export async function createSettledTransfer(
   { scope, prepared, tx }: SettledRequest,
 ): Promise<TransferView> {
   const { source, dest } = prepared;
-  const refusal = await steps.run(partiesStanding, { partnerId: scope.partnerId, source, dest });
+  const refusal = await steps.run(partiesStanding, {
+    partnerId: scope.partnerId,
+    source,
+    dest,
+    drawer: drawerOf(scope),
+  });
   if (refusal !== undefined) throw refusal;
   const row = newTransferRow(ctx, scope, prepared, newId('TF'));
   if (dest.kind === 'chain') {
@@ -169,12 +193,15 @@ export async function confirmTransfer(
 ): Promise<TransferView> {
   const row = await findTransfer(tx, scope.partnerId, id, visibleTo(scope), true);
   if (!row) throw transferErrors.notFound();
-  if (!maySettleFor(scope, row.source)) throw transferErrors.notThePayer();
+  // A wallet's payer is its owner, which the standing read below knows (wallet-parties.ts).
+  const fromWallet = row.source.startsWith('wallet:');
+  if (!fromWallet && !maySettleFor(scope, await payerOf(ctx, tx, row))) throw transferErrors.notThePayer();
   if (row.status !== 'UNCONFIRMED') throw transferErrors.notUnconfirmed(row.status);
   const nowMs = ctx.clock.nowMs();
   if (row.expires_at.getTime() <= nowMs) throw transferErrors.expired();
   const { source, dest } = partiesOf(row, ctx.chains.network);
-  await checkPartiesStanding(tx, scope.partnerId, source, dest);
+  await checkPartiesStanding(tx, scope.partnerId, source, dest, drawerOf(scope));
+  if (movesThroughBank({ source, dest })) return confirmBankTransfer(ctx, tx, scope, row, { source, dest });
   await queueChainSend(ctx, tx, row, dest);
   await settleHold(tx, row.hold_id!, {
     kind: TRANSFER_ENTRY_KIND,
@@ -183,7 +210,7 @@ export async function confirmTransfer(
   });
   const updated = await changeStatus(tx, row.id, {
     status: dest.kind === 'chain' ? 'PENDING' : 'COMPLETED',
-    history: confirmedHistory(dest, nowMs),
+    history: confirmedHistory(dest.kind === 'chain', nowMs),
     at: new Date(nowMs),
     completed: dest.kind !== 'chain',
   });
@@ -194,6 +221,24 @@ export async function getTransfer(q: Queryable, scope: Scope, id: string): Promi
   const row = await findTransfer(q, scope.partnerId, id, visibleTo(scope));
   if (!row) throw transferErrors.notFound();
   return transferView(row);
+}
+
+/** GET /v2/transfer?customId=: the partner's transfer of that customId the scope can see. */
+export async function getTransferByCustomId(
+  q: Queryable,
+  scope: Scope,
+  customId: string,
+): Promise<TransferView> {
+  const row = await findTransferByCustomId(q, scope.partnerId, customId, visibleTo(scope));
+  if (!row) throw transferErrors.notFound();
+  return transferView(row);
+}
+
+/** GET /v2/transfer/{id}/track, without credentials: the tracker's impersonal view (track-view.ts). */
+export async function trackTransfer(q: Queryable, id: string): Promise<TrackingView> {
+  const row = await findListedTransferById(q, id);
+  if (!row) throw transferErrors.notFound();
+  return trackingView(row);
 }
 
 const DEFAULT_PAGE = 25;

@@ -12,7 +12,14 @@ export interface StatusHistoryEntry {
   failedState: string | null;
 }
 
-export type HistoryState = 'PREVIEW' | 'INITIATED' | 'PENDING' | 'COMPLETED' | 'FAILED' | 'EXPIRED';
+export type HistoryState =
+  | 'PREVIEW'
+  | 'INITIATED'
+  | 'PENDING'
+  | 'COMPLETED'
+  | 'FAILED'
+  | 'EXPIRED'
+  | 'REVERSED';
 
 /**
  * What a transfer row stores per status change: the entry's id, its state and when. Everything
@@ -30,6 +37,7 @@ const STEPS: Record<HistoryState, { order: number; detail: string; failed: strin
   COMPLETED: { order: 400, detail: 'Transfer Completed', failed: null },
   FAILED: { order: 400, detail: 'Transfer Failed', failed: 'FAILED' },
   EXPIRED: { order: 400, detail: 'Transfer Expired', failed: 'EXPIRED' },
+  REVERSED: { order: 600, detail: 'Transfer Reversed', failed: 'REVERSED' },
 };
 
 /** A new status change's entry, as stored. */

@@ -13,7 +13,14 @@ import type { StatusHistoryEntry, StoredHistoryEntry } from './status-history.ts
 
 /** The SQL of `transfers`; rules live in service.ts and lifecycle.ts. Amounts travel as decimal text. */
 
-export type TransferStatus = 'PREVIEW' | 'UNCONFIRMED' | 'PENDING' | 'COMPLETED' | 'FAILED' | 'EXPIRED';
+export type TransferStatus =
+  | 'PREVIEW'
+  | 'UNCONFIRMED'
+  | 'PENDING'
+  | 'COMPLETED'
+  | 'FAILED'
+  | 'EXPIRED'
+  | 'REVERSED';
 
 export interface TransferRow {
   id: string;
@@ -239,10 +246,36 @@ export async function findTransfer(
   return rows[0];
 }
 
+/** By the partner's customId (unique among its non-preview transfers); `involving` as in findTransfer. */
+export async function findTransferByCustomId(
+  q: Queryable,
+  partnerId: string,
+  customId: string,
+  involving: string | null,
+): Promise<TransferRow | undefined> {
+  const { rows } = await q.query<TransferRow>(
+    `SELECT * FROM transfers WHERE partner_id = $1 AND custom_id = $2 AND listed
+       AND ($3::text IS NULL OR owner = $3 OR source = $3 OR dest = $3)`,
+    [partnerId, customId, involving],
+  );
+  return rows[0];
+}
+
+/** For the public tracker: by id alone, never a preview (a quote is nobody's transfer yet). */
+export async function findListedTransferById(q: Queryable, id: string): Promise<TransferRow | undefined> {
+  const { rows } = await q.query<TransferRow>('SELECT * FROM transfers WHERE id = $1 AND listed', [id]);
+  return rows[0];
+}
+
 /** For workers (chain outcomes): by id alone, locked. */
 export async function lockTransferById(q: Queryable, id: string): Promise<TransferRow | undefined> {
   const { rows } = await q.query<TransferRow>('SELECT * FROM transfers WHERE id = $1 FOR UPDATE', [id]);
   return rows[0];
+}
+
+/** The hold a transfer now waits on (an ACH pull's pending funds replace its confirmation hold). */
+export async function setTransferHold(q: Queryable, id: string, holdId: number): Promise<void> {
+  await q.query('UPDATE transfers SET hold_id = $2 WHERE id = $1', [id, holdId]);
 }
 
 export interface StatusChange {

@@ -28,7 +28,7 @@ export interface TransferView {
   statusHistories: StatusHistoryEntry[];
   pendingSubStatus: null;
   reversingSubStatus: null;
-  reversalReason: null;
+  reversalReason: string | null;
 }
 
 const money = (text: string) => new Money(text);
@@ -67,12 +67,13 @@ export function transferView(row: ViewedRow): TransferView {
     completedAt: row.completed_at,
     cancelledAt: row.cancelled_at ?? null,
     expiresAt: row.expires_at,
-    failureReason: row.failure_reason ?? null,
+    // A REVERSED transfer's reason is the bank's reason for the reversal, not a failure.
+    failureReason: row.status === 'REVERSED' ? null : (row.failure_reason ?? null),
     blockchainTx: blockchainTxView(row.blockchain_tx ?? null),
     statusHistories: row.status_history.map((entry) => historyView(row.id, entry)),
     pendingSubStatus: null,
     reversingSubStatus: null,
-    reversalReason: null,
+    reversalReason: row.status === 'REVERSED' ? (row.failure_reason ?? null) : null,
   };
 }
 

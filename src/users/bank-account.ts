@@ -36,3 +36,37 @@ export function accountNumber(value: string): string {
  * number is refused (the bank reports the account closed); every other one is verified.
  */
 export const SANDBOX_REJECTED_ACCOUNT_NUMBER = '000111111113';
+
+/** A wire's account number or IBAN: 1 to 34 letters and digits (spaces a client groups with are dropped). */
+export function wireAccountNumber(value: string): string {
+  const compact = value.replace(/ /g, '').toUpperCase();
+  if (!/^[A-Z0-9]{1,34}$/.test(compact))
+    throw invalidValue('accountNumber', 'accountNumber must be 1 to 34 letters and digits.');
+  return compact;
+}
+
+/** A wire's bank code (ABA, SWIFT/BIC, sort code…): 4 to 34 letters and digits. */
+export function wireBankCode(value: string): string {
+  const compact = value.replace(/ /g, '').toUpperCase();
+  if (!/^[A-Z0-9]{4,34}$/.test(compact))
+    throw invalidValue('routingNumber', 'routingNumber must be the bank code: 4 to 34 letters and digits.');
+  return compact;
+}
+
+/**
+ * A Mexican CLABE: 18 digits whose last is a check digit over the first 17, weighted 3, 7, 1
+ * in turn: (10 − (Σ (wᵢ·dᵢ mod 10)) mod 10) mod 10.
+ */
+export function isClabe(value: string): boolean {
+  if (!/^\d{18}$/.test(value)) return false;
+  const weights = [3, 7, 1];
+  let sum = 0;
+  for (let i = 0; i < 17; i++) sum += (Number(value[i]) * weights[i % 3]!) % 10;
+  return (10 - (sum % 10)) % 10 === Number(value[17]);
+}
+
+export function clabe(value: string): string {
+  if (!isClabe(value))
+    throw invalidValue('clabe', 'clabe must be an 18-digit CLABE with a valid check digit.');
+  return value;
+}

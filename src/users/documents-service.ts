@@ -18,6 +18,31 @@ export const DOC_TYPES_BY_FIELD: Record<string, readonly string[]> = {
 /** API.md decision 1: 7.75 MiB. */
 export const MAX_DOCUMENT_BYTES = 8_126_464;
 
+/** An uploaded file after checkedDocument: its bytes, what they really are, and their digest. */
+export interface CheckedDocument {
+  bytes: Buffer;
+  mediaType: string;
+  sha256: string;
+}
+
+/**
+ * The checks every document upload makes, users' and accounts' alike: a non-empty body whose
+ * bytes are one of the accepted kinds (never trusting the declared type or a name) and whose
+ * declared Content-Type says the same. The size limit is the route's (MAX_DOCUMENT_BYTES, 413).
+ */
+export async function checkedDocument(
+  contentType: string | undefined,
+  body: unknown,
+): Promise<CheckedDocument> {
+  const bytes = Buffer.isBuffer(body) ? body : undefined;
+  if (!bytes || bytes.length === 0) throw userErrors.emptyDocument();
+  const mediaType = await detectDocumentType(bytes);
+  if (!mediaType) throw userErrors.unsupportedDocument();
+  const declared = declaredMediaType(contentType);
+  if (declared !== mediaType) throw userErrors.contentTypeMismatch(declared, mediaType);
+  return { bytes, mediaType, sha256: sha256Hex(bytes) };
+}
+
 export interface UploadInput {
   userId: string;
   fieldId: string;
@@ -39,13 +64,7 @@ export async function uploadDocument(ctx: UsersDeps, scope: Scope, input: Upload
   if (!allowedDocTypes.includes(input.docType)) {
     throw userErrors.docTypeNotAllowed(input.fieldId, input.docType, allowedDocTypes);
   }
-  const bytes = Buffer.isBuffer(input.body) ? input.body : undefined;
-  if (!bytes || bytes.length === 0) throw userErrors.emptyDocument();
-  const detected = await detectDocumentType(bytes);
-  if (!detected) throw userErrors.unsupportedDocument();
-  const declared = declaredMediaType(input.contentType);
-  if (declared !== detected) throw userErrors.contentTypeMismatch(declared, detected);
-  const sha256 = sha256Hex(bytes);
+  const { bytes, mediaType: detected, sha256 } = await checkedDocument(input.contentType, input.body);
   await withTransaction(ctx.db, async (tx) => {
     const user = await actingUser(tx, scope, input.userId, true);
     const scopes = await listScopes(tx, user.partner_id, user.id);
@@ -56,6 +75,7 @@ export async function uploadDocument(ctx: UsersDeps, scope: Scope, input: Upload
       id: documentId,
       partnerId: user.partner_id,
       userId: user.id,
+      accountId: null,
       fieldId: input.fieldId,
       docType: input.docType,
       mediaType: detected,

@@ -1,9 +1,11 @@
 import type { Queryable } from '../platform/db/pool.ts';
 
+/** A document of a user or of an account: exactly one of userId and accountId is set. */
 export interface NewDocument {
   id: string;
   partnerId: string;
-  userId: string;
+  userId: string | null;
+  accountId: string | null;
   fieldId: string;
   docType: string;
   mediaType: string;
@@ -24,11 +26,12 @@ export interface DocumentStorage {
 export const postgresDocumentStorage: DocumentStorage = {
   async put(q, d) {
     await q.query(
-      `INSERT INTO user_documents (id, user_id, partner_id, field_id, doc_type, media_type, size_bytes, sha256, content, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+      `INSERT INTO user_documents (id, user_id, account_id, partner_id, field_id, doc_type, media_type, size_bytes, sha256, content, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
       [
         d.id,
         d.userId,
+        d.accountId,
         d.partnerId,
         d.fieldId,
         d.docType,

@@ -67,4 +67,15 @@ export const userErrors = {
       'validation.transferScopeNotApproved',
       'Approve the TRANSFER scope first: this scope builds on it.',
     ),
+  /** Production without a bank-account verifier: nothing can read a Plaid token. */
+  plaidUnavailable: () =>
+    new ApiError(
+      'ServiceUnavailableException',
+      'paymentMethod.plaidUnavailable',
+      'Plaid tokens cannot be read here: this deployment has no bank-account verifier (the bankAccounts port is not configured). Send accountNumber and routingNumber instead.',
+      { transient: false },
+    ),
+  plaidRefused: (reason: string) => invalidValue('publicToken', reason, 'paymentMethod.tokenRefused'),
+  paymentMethodOwner: (owner: string) =>
+    invalidValue('owner', `A payment method created with these credentials belongs to ${owner}.`),
 };

@@ -165,3 +165,14 @@ export const reviewAnswer = {
   userId: EXAMPLE_IDS.user,
   scopes: { TRANSFER: 'APPROVED', DEBIT_CARD_L2: 'APPROVED' },
 };
+
+export const attachBlockchainsRequest = { blockchain: 'BTC,ETH' };
+
+/** After attach: the method's deposit addresses, keyed by currency. */
+export const attachedPaymentMethodAnswer = {
+  ...activePaymentMethodAnswer,
+  blockchains: {
+    BTC: 'tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx',
+    ETH: '0x52908400098527886E0F7030069857D2E4169EE7',
+  },
+};

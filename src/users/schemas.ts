@@ -84,17 +84,48 @@ export const OnboardingAnswer = Type.Object({
   expiresAt: Type.Integer({ description: 'epoch ms' }),
 });
 
+const text = (maxLength: number) => Type.Optional(Type.String({ maxLength }));
+
+/**
+ * The shapes clients send (docs/contract.md "Payment methods and bank transfers"): a Plaid token
+ * (`publicToken` "<token>|<accountId>", `plaidPublicToken`, `plaidProcessorToken`), a US account
+ * (`accountNumber` and `routingNumber`), or a wire beneficiary (INTERNATIONAL_TRANSFER). Which
+ * fields each needs is checked by the service, naming the missing one.
+ */
 export const CreatePaymentMethodBody = Type.Object(
   {
-    paymentMethodType: Type.String({ maxLength: 32, description: 'LOCAL_TRANSFER' }),
+    paymentMethodType: Type.String({
+      maxLength: 32,
+      description: 'LOCAL_TRANSFER or INTERNATIONAL_TRANSFER',
+    }),
+    paymentType: text(32),
     country: Type.String({ maxLength: 2 }),
-    currency: Type.Optional(Type.String({ maxLength: 3 })),
-    accountNumber: Type.String({ minLength: 1, maxLength: 34 }),
-    routingNumber: Type.String({ minLength: 1, maxLength: 9 }),
-    accountType: Type.Union([Type.Literal('CHECKING'), Type.Literal('SAVINGS')]),
+    currency: text(3),
+    publicToken: text(512),
+    plaidPublicToken: text(512),
+    plaidProcessorToken: text(512),
+    accountNumber: Type.Optional(Type.String({ minLength: 1, maxLength: 40 })),
+    routingNumber: Type.Optional(Type.String({ minLength: 1, maxLength: 40 })),
+    clabe: text(18),
+    accountType: Type.Optional(Type.Union([Type.Literal('CHECKING'), Type.Literal('SAVINGS')])),
     beneficiaryType: Type.Optional(Type.Union([Type.Literal('INDIVIDUAL'), Type.Literal('CORPORATE')])),
-    firstNameOnAccount: Type.String({ minLength: 1, maxLength: 100 }),
-    lastNameOnAccount: Type.String({ minLength: 1, maxLength: 100 }),
+    firstNameOnAccount: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    lastNameOnAccount: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    beneficiaryAddress: text(200),
+    beneficiaryAddress2: text(200),
+    beneficiaryCity: text(100),
+    beneficiaryState: text(100),
+    beneficiaryPostal: text(20),
+    beneficiaryPhoneNumber: text(32),
+    beneficiaryLandlineNumber: text(32),
+    beneficiaryEmailAddress: text(254),
+    beneficiaryEinTin: text(32),
+    beneficiaryCompanyName: text(200),
+    beneficiaryDobDay: text(2),
+    beneficiaryDobMonth: text(2),
+    beneficiaryDobYear: text(4),
+    owner: text(64),
+    attachBlockchains: text(200),
     chargeablePM: Type.Optional(Type.Union([Type.Boolean(), Type.String({ maxLength: 5 })])),
   },
   { additionalProperties: false },
@@ -119,9 +150,22 @@ export const PaymentMethod = Type.Object(
     linkType: Type.String(),
     last4Digits: Type.String(),
     srn: Type.String(),
+    blockchains: Type.Record(Type.String(), Type.String(), {
+      description: 'Deposit addresses attached (POST /v2/paymentMethod/{id}/attach), keyed by currency',
+    }),
   },
   { additionalProperties: true },
 );
+
+export const AttachBlockchainsBody = Type.Object(
+  {
+    blockchain: Type.String({ minLength: 1, maxLength: 200, description: '"BTC", "ALL" or "BTC,ETH,…"' }),
+    notifyUrl: Type.Optional(Type.String({ maxLength: 2048 })),
+    muteMessages: Type.Optional(Type.Union([Type.Boolean(), Type.String({ maxLength: 5 })])),
+  },
+  { additionalProperties: false },
+);
+export type AttachBlockchainsBody = Static<typeof AttachBlockchainsBody>;
 
 export const PaymentMethodList = Type.Object({
   data: Type.Array(PaymentMethod),

@@ -2,6 +2,7 @@ import {
   EXAMPLE_CHAIN,
   EXAMPLE_IDS,
   EXAMPLE_PERSON,
+  EXAMPLE_PUBLIC_URL,
   EXAMPLE_PURCHASE,
   EXAMPLE_TIME,
   exampleTime,
@@ -98,3 +99,56 @@ export const webhookRequest = {
   owner: `account:${EXAMPLE_IDS.partnerAccount}`,
   webhook: 'https://wallet.example.com/hooks/wallet-orders',
 };
+
+/** The full view of the completed order: no failure, so no failure details. */
+export const fullOrderAnswer = {
+  ...completeOrderAnswer,
+  errorCategory: null,
+  paymentNetworkErrorCode: null,
+  internalErrorCode: null,
+};
+
+/** A page of one account's orders. */
+export const orderListAnswer = { data: [fullOrderAnswer], position: 0, recordsTotal: 1, recordsFiltered: 1 };
+
+/** The issuer asks for 3-D Secure; this page sends the buyer on to the reservation's URLs. */
+export const redirectionAnswer = {
+  walletOrderId: EXAMPLE_IDS.walletOrder,
+  smsNeeded: false,
+  card2faNeeded: false,
+  authorization3dsUrl: `${EXAMPLE_PUBLIC_URL}/sandbox/3ds/${EXAMPLE_IDS.walletOrder}/q2vJ8l0cPz3kXo9f1YwR6tHbNsAeUgLm?redirect=reservation`,
+};
+
+/** Wyre's Apple Pay body as a wallet app sends it; the sandbox reads the card from `displayName`. */
+export const applePayRequest = {
+  partnerId: EXAMPLE_IDS.partnerAccount,
+  payload: {
+    orderRequest: {
+      amount: String(EXAMPLE_PURCHASE.sourceAmount),
+      sourceCurrency: EXAMPLE_PURCHASE.sourceCurrency,
+      destCurrency: EXAMPLE_PURCHASE.destCurrency,
+      dest,
+      referrerAccountId: EXAMPLE_IDS.partnerAccount,
+      referenceId,
+      reservationId: EXAMPLE_IDS.reservation,
+    },
+    paymentObject: {
+      billingContact: {
+        givenName: EXAMPLE_PERSON.firstName,
+        familyName: EXAMPLE_PERSON.lastName,
+        addressLines: [EXAMPLE_PERSON.billingAddress.street1],
+        locality: EXAMPLE_PERSON.billingAddress.city,
+        administrativeArea: EXAMPLE_PERSON.billingAddress.state,
+        postalCode: EXAMPLE_PERSON.billingAddress.postalCode,
+        countryCode: EXAMPLE_PERSON.billingAddress.country,
+      },
+      shippingContact: { emailAddress: EXAMPLE_PERSON.email, phoneNumber: EXAMPLE_PERSON.phone },
+      token: {
+        paymentData: { version: 'EC_v1', data: 'c2FuZGJveA==', signature: 'c2lnbmF0dXJl', header: {} },
+        paymentMethod: { displayName: 'Visa 1111', network: 'Visa', type: 'debit' },
+        transactionIdentifier: '5394A1B2C3D4E5F6',
+      },
+    },
+  },
+};
+export const applePayAnswer = { id: EXAMPLE_IDS.walletOrder };

@@ -171,3 +171,42 @@ export const WalletOrderSchema = Type.Object({
   smsReplyBody: Type.Null(),
   smsTriggerAt: Type.Null(),
 });
+
+/** GET /v3/orders/{orderId}/full: the order with Wyre's failure details (docs/contract.md decision 40). */
+export const FullWalletOrderSchema = Type.Object({
+  ...WalletOrderSchema.properties,
+  errorCategory: Type.Union([Type.String({ description: 'GENERAL when FAILED' }), Type.Null()]),
+  paymentNetworkErrorCode: Type.Null(),
+  internalErrorCode: Type.Null(),
+});
+
+/** GET /v3/orders/{orderId} without credentials: nothing about the buyer (docs/contract.md, Card orders). */
+export const PublicWalletOrderSchema = Type.Object({
+  id: Type.String(),
+  status: Type.String(),
+  createdAt: Type.Integer(),
+  sourceCurrency: Type.String(),
+  sourceAmount: Decimal,
+  purchaseAmount: Decimal,
+  destCurrency: Type.String(),
+  destAmount: Decimal,
+  dest: Type.String(),
+  transferId: Nullable(Type.String()),
+  errorMessage: Nullable(Type.String()),
+});
+
+/** With credentials the whole order, without them the public view. */
+export const OrderReadAnswer = Type.Union([WalletOrderSchema, PublicWalletOrderSchema]);
+
+export const OrderListQuery = Type.Object({
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000 })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+});
+export type OrderListQuery = Static<typeof OrderListQuery>;
+
+export const OrderListAnswer = Type.Object({
+  data: Type.Array(FullWalletOrderSchema),
+  position: Type.Integer(),
+  recordsTotal: Type.Integer(),
+  recordsFiltered: Type.Integer(),
+});

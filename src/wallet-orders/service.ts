@@ -4,14 +4,15 @@ import { createHmac } from 'node:crypto';
 import type { Scope } from '../identity/types.ts';
 import { partnerIdOf } from '../identity/webhook-secret.ts';
 import { orderErrors } from '../orders/errors.ts';
+import { reservationForCheckout } from '../orders/service.ts';
 import { secretsEqual } from '../platform/crypto.ts';
 import { expireAuthorization, submitCodes } from './authorization.ts';
 import { prepareWalletOrder } from './create.ts';
 import type { WalletOrdersDeps } from './deps.ts';
 import { walletOrderErrors } from './errors.ts';
 import type { PreparedOrder, WalletOrderRequest } from './request.ts';
-import { findAuthorization, findOrder, type OrderRow } from './store.ts';
-import { walletOrderView } from './view.ts';
+import { findAuthorization, findOrder, type OrderRow, pageOrders } from './store.ts';
+import { fullOrderView, publicOrderView, walletOrderView } from './view.ts';
 
 export type { BillingAddress, WalletOrderRequest } from './request.ts';
 
@@ -121,6 +122,95 @@ export async function readWalletOrder(
 export async function readOrderBody(ctx: WalletOrdersDeps, orderId: string, options: CallerOptions = {}) {
   const row = await expireIfDue(ctx, await visibleOrder(ctx, orderId, options));
   return walletOrderView(row);
+}
+
+/**
+ * GET /v3/orders/{orderId}: the whole order for a caller of its partner; for a caller without
+ * credentials (no scope), the public view, where the order id is the capability as it was for
+ * Wyre's UIs (docs/contract.md, Card orders).
+ */
+export async function readOrderFor(ctx: WalletOrdersDeps, orderId: string, scope: Scope | undefined) {
+  if (scope) return readOrderBody(ctx, orderId, { scope });
+  return publicOrderView(await expireIfDue(ctx, await visibleOrder(ctx, orderId, {})));
+}
+
+/** GET /v3/orders/{orderId}/full (docs/contract.md decision 40). */
+export async function readFullOrder(ctx: WalletOrdersDeps, orderId: string, scope: Scope) {
+  return fullOrderView(await expireIfDue(ctx, await visibleOrder(ctx, orderId, { scope })));
+}
+
+const DEFAULT_PAGE = 25;
+
+/**
+ * GET /v3/orders/list (docs/contract.md decision 41): the acting account's card orders, newest
+ * first, in full; masquerading as a user, only the orders that user bought. A list only reads:
+ * a step past its expiry fails its order when that order itself is read.
+ */
+export async function listWalletOrders(
+  ctx: WalletOrdersDeps,
+  scope: Scope,
+  query: { offset?: number | undefined; limit?: number | undefined },
+) {
+  const offset = query.offset ?? 0;
+  const limit = query.limit ?? DEFAULT_PAGE;
+  const filter = { partnerId: scope.partnerId, accountId: scope.accountId, ownerUserId: scope.userId };
+  const { rows, total } = await pageOrders(ctx.db, filter, offset, limit);
+  return { data: rows.map(fullOrderView), position: offset, recordsTotal: total, recordsFiltered: total };
+}
+
+/** The query value that makes the issuer page send the buyer on to the reservation's URLs. */
+export const RESERVATION_REDIRECT = 'reservation';
+
+/**
+ * GET /v3/debitcard/authorization/{orderId}/with-redirection (docs/contract.md decision 42): the
+ * same answer as authorizationState, but the 3-D Secure page behind its URL sends the buyer on
+ * to the reservation's redirectUrl (approved) or failureRedirectUrl (declined or expired).
+ */
+export async function authorizationWithRedirection(
+  ctx: WalletOrdersDeps,
+  orderId: string,
+  options: CallerOptions,
+): Promise<AuthorizationState> {
+  const state = await authorizationState(ctx, orderId, options);
+  if (state.authorization3dsUrl === null) return state;
+  return { ...state, authorization3dsUrl: `${state.authorization3dsUrl}?redirect=${RESERVATION_REDIRECT}` };
+}
+
+/** The reservation's own URLs of an order (redirectUrl, failureRedirectUrl), null where it named none. */
+export async function reservationRedirects(ctx: WalletOrdersDeps, row: OrderRow) {
+  const reservation = await reservationForCheckout(ctx, row.reservation_id);
+  return {
+    success: reservation?.view.redirectUrl ?? null,
+    failure: reservation?.view.failureRedirectUrl ?? null,
+  };
+}
+
+/**
+ * Where the issuer page sends the buyer once the 3-D Secure step is decided, for a
+ * with-redirection URL: the reservation's failureRedirectUrl when the order failed, else its
+ * redirectUrl, with `orderId` appended; undefined when the reservation named none. The URLs come
+ * from the partner's signed reservation (checked when reserving), never from the page's query.
+ */
+export async function threeDsRedirectTarget(ctx: WalletOrdersDeps, orderId: string) {
+  const row = await findOrder(ctx.db, orderId);
+  if (!row) return undefined;
+  const redirects = await reservationRedirects(ctx, row);
+  const target = row.status === 'FAILED' ? redirects.failure : redirects.success;
+  if (!target) return undefined;
+  const url = new URL(target);
+  url.searchParams.set('orderId', row.id);
+  return url.toString();
+}
+
+/**
+ * The origins the with-redirection page's forms may end up at: browsers hold a form's redirect
+ * to the page's `form-action`, so the reservation's URLs must be named there besides 'self'.
+ */
+export async function threeDsRedirectOrigins(ctx: WalletOrdersDeps, orderId: string): Promise<string[]> {
+  const row = await findOrder(ctx.db, orderId);
+  if (!row) return [];
+  const { success, failure } = await reservationRedirects(ctx, row);
+  return [...new Set([success, failure].flatMap((url) => (url ? [new URL(url).origin] : [])))];
 }
 
 /** The simulated issuer page's capability: HMAC of the order id, so nobody else can decide it. */

@@ -489,3 +489,30 @@ export async function failPendingAuthorization(q: Queryable, orderId: string, no
     [orderId, nowMs],
   );
 }
+
+/** Whose orders a list shows: one account's, and when masquerading as a user, that user's among them. */
+export interface OrderListFilter {
+  partnerId: string;
+  accountId: string;
+  ownerUserId: string | undefined;
+}
+
+/** A page of an account's card orders, newest first, with the count of all of them. */
+export async function pageOrders(
+  q: Queryable,
+  filter: OrderListFilter,
+  offset: number,
+  limit: number,
+): Promise<{ rows: OrderRow[]; total: number }> {
+  const where = `o.account_id = $1 AND o.partner_id = $2 AND ($3::text IS NULL OR o.owner_user_id = $3)`;
+  const params = [filter.accountId, filter.partnerId, filter.ownerUserId ?? null];
+  const [page, count] = await Promise.all([
+    q.query<OrderRow>(`${SELECT} WHERE ${where} ORDER BY o.created_at DESC, o.id DESC OFFSET $4 LIMIT $5`, [
+      ...params,
+      offset,
+      limit,
+    ]),
+    q.query<{ total: number }>(`SELECT count(*)::int AS total FROM wallet_orders o WHERE ${where}`, params),
+  ]);
+  return { rows: page.rows, total: count.rows[0]!.total };
+}

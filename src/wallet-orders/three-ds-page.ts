@@ -1,4 +1,4 @@
-import { html, page } from '../web/html.ts';
+import { html, PAGE_SECURITY_HEADERS, page, type SafeHtml } from '../web/html.ts';
 import type { WalletOrderBody } from './view.ts';
 
 /** The simulated card issuer's 3-D Secure challenge: plain forms, no script, nothing third-party. */
@@ -6,8 +6,11 @@ export function threeDsPageHtml(
   order: WalletOrderBody,
   action: string,
   returnUrl: string | undefined,
+  redirect: string | undefined,
 ): string {
-  const hidden = returnUrl ? html`<input type="hidden" name="returnUrl" value="${returnUrl}">` : '';
+  const hidden: SafeHtml[] = [];
+  if (returnUrl) hidden.push(html`<input type="hidden" name="returnUrl" value="${returnUrl}">`);
+  if (redirect) hidden.push(html`<input type="hidden" name="redirect" value="${redirect}">`);
   const amount = `${order.sourceAmount.toFixed()} ${order.sourceCurrency}`;
   return page(
     '3-D Secure: confirm your payment',
@@ -53,4 +56,17 @@ export function safeReturnPath(value: string | undefined): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The page's headers. A with-redirection page's forms end at the reservation's URLs after the
+ * decision, and browsers hold a form's redirects to `form-action`: their origins join 'self'.
+ */
+export function threeDsPageHeaders(redirectOrigins: readonly string[]): typeof PAGE_SECURITY_HEADERS {
+  if (redirectOrigins.length === 0) return PAGE_SECURITY_HEADERS;
+  const policy = PAGE_SECURITY_HEADERS['content-security-policy'].replace(
+    "form-action 'self'",
+    ["form-action 'self'", ...redirectOrigins].join(' '),
+  );
+  return { ...PAGE_SECURITY_HEADERS, 'content-security-policy': policy };
 }

@@ -5,8 +5,14 @@ import { PAGE_SECURITY_HEADERS } from '../web/html.ts';
 import { errorPageHtml } from '../web/onboarding-page.ts';
 import { decideThreeDs } from './authorization.ts';
 import type { WalletOrdersDeps } from './deps.ts';
-import { readOrderBody, threeDsTokenValid } from './service.ts';
-import { safeReturnPath, threeDsOutcomeHtml, threeDsPageHtml } from './three-ds-page.ts';
+import {
+  RESERVATION_REDIRECT,
+  readOrderBody,
+  threeDsRedirectOrigins,
+  threeDsRedirectTarget,
+  threeDsTokenValid,
+} from './service.ts';
+import { safeReturnPath, threeDsOutcomeHtml, threeDsPageHeaders, threeDsPageHtml } from './three-ds-page.ts';
 
 const Params = {
   type: 'object',
@@ -18,7 +24,10 @@ const Params = {
 } as const;
 const Query = {
   type: 'object',
-  properties: { returnUrl: { type: 'string', maxLength: 2048 } },
+  properties: {
+    returnUrl: { type: 'string', maxLength: 2048 },
+    redirect: { type: 'string', enum: [RESERVATION_REDIRECT] },
+  },
 } as const;
 
 /**
@@ -27,8 +36,8 @@ const Query = {
  */
 export const threeDsRoutes: FastifyPluginAsync<{ ctx: WalletOrdersDeps }> = async (app, { ctx }) => {
   if (!ctx.cardProcessor.simulatesIssuer) return;
-  const sendPage = (reply: FastifyReply, status: number, body: string) =>
-    reply.code(status).headers(PAGE_SECURITY_HEADERS).type('text/html; charset=utf-8').send(body);
+  const sendPage = (reply: FastifyReply, status: number, body: string, headers = PAGE_SECURITY_HEADERS) =>
+    reply.code(status).headers(headers).type('text/html; charset=utf-8').send(body);
   const htmlErrors = (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const status = error instanceof ApiError ? error.status : (error.statusCode ?? 500);
     const reference = newExceptionId(ctx.exceptionIdPrefix);
@@ -39,7 +48,10 @@ export const threeDsRoutes: FastifyPluginAsync<{ ctx: WalletOrdersDeps }> = asyn
   };
   const notFound = () => new ApiError('NotFoundException', 'notFound', 'Not found.');
 
-  app.get<{ Params: { orderId: string; token: string }; Querystring: { returnUrl?: string } }>(
+  app.get<{
+    Params: { orderId: string; token: string };
+    Querystring: { returnUrl?: string; redirect?: string };
+  }>(
     '/sandbox/3ds/:orderId/:token',
     { errorHandler: htmlErrors, schema: { hide: true, params: Params, querystring: Query } },
     async (request, reply) => {
@@ -47,7 +59,10 @@ export const threeDsRoutes: FastifyPluginAsync<{ ctx: WalletOrdersDeps }> = asyn
       if (!threeDsTokenValid(ctx, orderId, token)) throw notFound();
       const order = await readOrderBody(ctx, orderId);
       const action = `/sandbox/3ds/${encodeURIComponent(orderId)}/${encodeURIComponent(token)}`;
-      return sendPage(reply, 200, threeDsPageHtml(order, action, safeReturnPath(request.query.returnUrl)));
+      const { returnUrl, redirect } = request.query;
+      const html = threeDsPageHtml(order, action, safeReturnPath(returnUrl), redirect);
+      const origins = redirect === undefined ? [] : await threeDsRedirectOrigins(ctx, orderId);
+      return sendPage(reply, 200, html, threeDsPageHeaders(origins));
     },
   );
 
@@ -68,6 +83,10 @@ export const threeDsRoutes: FastifyPluginAsync<{ ctx: WalletOrdersDeps }> = asyn
         throw new ApiError('ValidationException', 'validation.invalidValue', 'Choose approve or decline.');
       }
       const outcome = await decideThreeDs(ctx, orderId, decision === 'approve' ? 'APPROVED' : 'DECLINED');
+      // The with-redirection URL: on to the reservation's own URLs (docs/contract.md decision 42).
+      const onward =
+        form.get('redirect') === RESERVATION_REDIRECT ? await threeDsRedirectTarget(ctx, orderId) : undefined;
+      if (onward) return reply.code(303).headers(PAGE_SECURITY_HEADERS).header('location', onward).send();
       const returnPath = safeReturnPath(form.get('returnUrl') ?? undefined);
       if (returnPath)
         return reply.code(303).headers(PAGE_SECURITY_HEADERS).header('location', returnPath).send();

@@ -43,3 +43,37 @@ export function walletOrderView(row: OrderRow) {
 }
 
 export type WalletOrderBody = ReturnType<typeof walletOrderView>;
+
+/**
+ * GET /v3/orders/{orderId}/full: the order plus the failure details Wyre's full view carried
+ * (docs/contract.md decision 40). A card decline refuses the order before it exists, so no
+ * stored order carries a network code, and Rampart has no code beyond `errorCode`: both stay null.
+ */
+export function fullOrderView(row: OrderRow) {
+  return {
+    ...walletOrderView(row),
+    errorCategory: row.status === 'FAILED' ? 'GENERAL' : null,
+    paymentNetworkErrorCode: null,
+    internalErrorCode: null,
+  };
+}
+
+/**
+ * GET /v3/orders/{orderId} without credentials (docs/contract.md, Card orders): what a buyer's
+ * status page needs, nothing about the buyer (no e-mail, phone, name, address or card).
+ */
+export function publicOrderView(row: OrderRow) {
+  return {
+    id: row.id,
+    status: row.status,
+    createdAt: row.created_at.getTime(),
+    sourceCurrency: row.source_currency,
+    sourceAmount: new Money(row.source_amount),
+    purchaseAmount: new Money(row.purchase_amount),
+    destCurrency: row.dest_currency,
+    destAmount: new Money(row.dest_amount),
+    dest: row.dest,
+    transferId: row.transfer_id,
+    errorMessage: row.error_message,
+  };
+}

@@ -129,6 +129,8 @@ export function expectEnvelope(body: unknown, type: string, extra: EnvelopeExpec
   ];
   if (extra.problematicField !== undefined || 'problematicField' in envelope)
     expected.push('problematicField');
+  // A refused batch lists every refused item (docs/contract.md, decision 32).
+  if (Array.isArray(envelope.errors) && envelope.errors.length > 0) expected.push('errors');
   expect(keys).toEqual(expected.sort());
   expect(envelope).toMatchObject({ language: 'en', compositeType: '', subType: '', type });
   // Sandbox support references carry `test_`; production ones are the six characters alone.

@@ -4,6 +4,7 @@ export const PUBLIC_PREFIXES = [
   '/readyz',
   '/metrics',
   '/v3/rates',
+  '/v2/rates',
   '/v3/widget/',
   '/v2/sessions/auth/key',
 ];
@@ -11,5 +12,10 @@ export const PUBLIC_PREFIXES = [
 /** Hosted pages answer HTML for people, not the JSON contract. */
 export const HTML_PREFIXES = ['/purchase', '/onboarding', '/sandbox/', '/docs'];
 
-export const isPublicRoute = (path: string) => PUBLIC_PREFIXES.some((prefix) => path.startsWith(prefix));
+/** Open routes inside an authenticated path family, matched whole (OpenAPI templates). */
+export const PUBLIC_TEMPLATES = ['/v2/transfer/{transferId}/track'];
+
+export const isPublicRoute = (path: string) =>
+  PUBLIC_PREFIXES.some((prefix) => path.startsWith(prefix)) ||
+  PUBLIC_TEMPLATES.includes(path.replace(/:(\w+)/g, '{$1}'));
 export const isHtmlRoute = (path: string) => HTML_PREFIXES.some((prefix) => path.startsWith(prefix));

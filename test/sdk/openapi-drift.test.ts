@@ -44,6 +44,7 @@ const QUERY_NOT_SENT: Record<string, string[]> = {
   'POST /v2/sessions/auth/key': ['secretKey'],
   // Accepted and ignored by the server (Wyre's pretty-printing flag).
   'GET /v3/rates': ['pretty'],
+  'GET /v2/rates': ['pretty'],
   // Wyre clients' alias of limit; the SDK sends limit.
   'GET /v3/transfers': ['length'],
 };

@@ -21,6 +21,8 @@ interface Owned {
   subscriptionId: string;
   paymentMethodId: string;
   orderId: string;
+  /** A wallet of A's user, holding money. */
+  wallet: { id: string; srn: string; name: string };
   /** A rate-locked reservation of A's that is still unused, with its exact total. */
   freshReservation: { reservation: string; amount: string };
 }
@@ -112,6 +114,10 @@ async function ownedBy(partner: PartnerCredentials): Promise<Owned> {
       lastNameOnAccount: 'Reynolds',
     }),
   );
+  const wallet = await ok<{ id: string; srn: string; name: string }>(
+    await asUser(t, partner, userId, 'POST', '/v2/wallets', { name: 'savings' }),
+  );
+  await credit(wallet.srn, '50');
   const paid = await lockedReservation(t, partner);
   const order = await ok<{ id: string }>(
     await signedFetch(t, partner, {
@@ -130,6 +136,7 @@ async function ownedBy(partner: PartnerCredentials): Promise<Owned> {
     transferId: transfer.id,
     subscriptionId: subscription.id,
     paymentMethodId: paymentMethod.id,
+    wallet,
   };
 }
 
@@ -261,6 +268,18 @@ function attempts(): Attempt[] {
       body: lockedBody(b, { referrerAccountId: owned.accountId }),
     },
     { name: "read A's wallet order", method: 'GET', path: `/v3/orders/${owned.orderId}` },
+    { name: "read A's wallet order in full", method: 'GET', path: `/v3/orders/${owned.orderId}/full` },
+    {
+      name: "read A's order authorization with redirection",
+      method: 'GET',
+      path: `/v3/debitcard/authorization/${owned.orderId}/with-redirection`,
+    },
+    {
+      name: "upload a document to A's sub-account",
+      method: 'POST',
+      path: `/v3/accounts/${owned.subaccountId}/individualGovernmentId?documentType=PASSPORT`,
+      raw: { bytes: Buffer.from('%PDF-1.4\n%%EOF\n'), contentType: 'application/pdf' },
+    },
     {
       name: "read A's order authorization",
       method: 'GET',
@@ -297,8 +316,39 @@ function attempts(): Attempt[] {
       masqueradeAs: asAUser,
       raw: { bytes: Buffer.from('%PDF-1.4\n%%EOF\n'), contentType: 'application/pdf' },
     },
+    // Wallets
+    { name: "read A's wallet", method: 'GET', path: `/v2/wallet/${owned.wallet.id}` },
+    {
+      name: "update A's wallet",
+      method: 'POST',
+      path: `/v2/wallet/${owned.wallet.id}/update`,
+      body: { notes: 'Mallory was here' },
+    },
+    { name: "delete A's wallet", method: 'DELETE', path: `/v2/wallet/${owned.wallet.id}` },
+    {
+      name: "find A's wallet by name as A's user",
+      method: 'GET',
+      path: `/v2/wallet?name=${owned.wallet.name}`,
+      masqueradeAs: asAUser,
+    },
+    {
+      name: "transfer out of A's wallet as partner B",
+      method: 'POST',
+      path: '/v3/transfers',
+      body: oneDollar(owned.wallet.srn, `account:${b.accountId}`),
+    },
+    {
+      name: "transfer out of A's wallet with the v2 path",
+      method: 'POST',
+      path: '/v2/transfers',
+      body: oneDollar(owned.wallet.srn, `user:${bUserId}`),
+      masqueradeAs: `user:${bUserId}`,
+    },
+    { name: "read A's transfer with the v2 path", method: 'GET', path: `/v2/transfer/${owned.transferId}` },
+    { name: "read A's legacy account", method: 'GET', path: `/v2/account/${owned.subaccountId}` },
     // Query
     { name: "list transfers as A's user", method: 'GET', path: '/v3/transfers', masqueradeAs: asAUser },
+    { name: "list wallets as A's user", method: 'GET', path: '/v2/wallets', masqueradeAs: asAUser },
   ];
 }
 

@@ -156,8 +156,8 @@ describe('refused payment methods change nothing', () => {
     ['letters in the account number', { ...US_BANK_ACCOUNT, accountNumber: '12ab5678' }, 'accountNumber'],
     ['a non-US bank', { ...US_BANK_ACCOUNT, country: 'GB' }, 'country'],
     [
-      'a Plaid token type',
-      { ...US_BANK_ACCOUNT, paymentMethodType: 'INTERNATIONAL_TRANSFER' },
+      'a payment method type Wyre never had',
+      { ...US_BANK_ACCOUNT, paymentMethodType: 'SEPA_TRANSFER' },
       'paymentMethodType',
     ],
     ['a wrong account type', { ...US_BANK_ACCOUNT, accountType: 'BROKERAGE' }, 'accountType'],

@@ -7,8 +7,10 @@ import type {
   CreateApiKeyRequest,
   SessionKey,
   UpdateAccountRequest,
+  UploadAccountDocumentRequest,
 } from '../types/identity.js';
 import type {
+  AttachBlockchainsRequest,
   CreatePaymentMethodRequest,
   CreateUserRequest,
   GetUserQuery,
@@ -56,6 +58,24 @@ export class AccountsApi {
 
   update(accountId: string, request: UpdateAccountRequest, options?: CallOptions): Promise<Account> {
     return this.call('updateAccount', { pathParams: { accountId }, json: request }, options);
+  }
+
+  /** POST /v3/accounts/{accountId}/{fieldId}: the raw file, signed byte for byte; answers the Account. */
+  uploadDocument(
+    accountId: string,
+    fieldId: 'individualGovernmentId' | 'individualProofOfAddress',
+    request: UploadAccountDocumentRequest,
+    options?: CallOptions,
+  ): Promise<Account> {
+    return this.call(
+      'uploadAccountDocument',
+      {
+        pathParams: { accountId, fieldId },
+        query: { documentType: request.documentType, documentSubType: request.documentSubType },
+        raw: { data: request.data, contentType: request.contentType },
+      },
+      options,
+    );
   }
 }
 
@@ -133,5 +153,18 @@ export class PaymentMethodsApi {
   /** Disables the method; answers it as it now is. */
   delete(paymentMethodId: string, options?: CallOptions): Promise<PaymentMethod> {
     return this.call('deletePaymentMethod', { pathParams: { paymentMethodId } }, options);
+  }
+
+  /** Attaches deposit addresses; answers the method with `blockchains` keyed by currency. */
+  attach(
+    paymentMethodId: string,
+    request: AttachBlockchainsRequest,
+    options?: CallOptions,
+  ): Promise<PaymentMethod> {
+    return this.call(
+      'attachPaymentMethodBlockchains',
+      { pathParams: { paymentMethodId }, json: request },
+      options,
+    );
   }
 }

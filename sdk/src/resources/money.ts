@@ -1,12 +1,17 @@
 import type { CallOptions } from '../transport.js';
 import type { ListPage, ListQuery } from '../types/common.js';
 import type {
+  ApplePayOrder,
+  ApplePayRequest,
   AuthorizeRequest,
   AuthorizeResult,
   CardAuthorization,
   CardOrderRequest,
   DeclinedCardAttempts,
+  FullWalletOrder,
   Limits,
+  LimitsByContext,
+  LimitsQuery,
   LimitsRequest,
   Quote,
   QuoteRequest,
@@ -67,6 +72,16 @@ export class OrdersApi {
     return this.call('getWalletOrder', { pathParams: { orderId } }, options);
   }
 
+  /** GET /v3/orders/{orderId}/full: the order with its failure details. */
+  getFull(orderId: string, options?: CallOptions): Promise<FullWalletOrder> {
+    return this.call('getFullWalletOrder', { pathParams: { orderId } }, options);
+  }
+
+  /** GET /v3/orders/list: the acting account's (or masqueraded user's) orders, newest first. */
+  list(query: ListQuery = {}, options?: CallOptions): Promise<ListPage<FullWalletOrder>> {
+    return this.call('listWalletOrders', { query: { offset: query.offset, limit: query.limit } }, options);
+  }
+
   /** POST /v2/digitalwallet/webhook: where wallet-order events are POSTed. */
   setWebhook(request: WalletOrderWebhook, options?: CallOptions): Promise<WalletOrderWebhook> {
     return this.call('setWalletOrderWebhook', { json: request }, options);
@@ -86,9 +101,31 @@ export class CardsApi {
     return this.call('getCardAuthorization', { pathParams: { orderId } }, options);
   }
 
+  /**
+   * GET /v3/debitcard/authorization/{orderId}/with-redirection: as authorization(), but the
+   * 3-D Secure page sends the buyer on to the reservation's redirectUrl or failureRedirectUrl.
+   */
+  authorizationWithRedirection(orderId: string, options?: CallOptions): Promise<CardAuthorization> {
+    return this.call('getCardAuthorizationWithRedirection', { pathParams: { orderId } }, options);
+  }
+
+  /** POST /v3/apple-pay/process/partner: an Apple Pay payment token pays a wallet order. */
+  applePay(request: ApplePayRequest, options?: CallOptions): Promise<ApplePayOrder> {
+    return this.call('processApplePay', { json: request }, options);
+  }
+
   /** Codes count attempts (5 at most), so this is not retried after a network failure unless keyed. */
   authorize(request: AuthorizeRequest, options?: CallOptions): Promise<AuthorizeResult> {
     return this.call('authorizeCard', { json: request }, options);
+  }
+}
+
+/** GET /v3/limits: the limits the server enforces, in Wyre's nesting. */
+export class LimitsApi {
+  constructor(private readonly call: Caller) {}
+
+  get(query: LimitsQuery = {}, options?: CallOptions): Promise<LimitsByContext> {
+    return this.call('getLimits', { query: { srn: query.srn } }, options);
   }
 }
 

@@ -71,3 +71,17 @@ export interface Account {
   profileFields: ProfileField[];
   subaccount: boolean;
 }
+
+/** POST /v3/accounts/{accountId}/{fieldId}'s query. */
+export interface UploadAccountDocumentQuery {
+  /** For individualGovernmentId: GOVT_ID, DRIVING_LICENSE, PASSPORT_CARD or PASSPORT. */
+  documentType?: string;
+  documentSubType?: 'FRONT' | 'BACK';
+}
+
+export interface UploadAccountDocumentRequest extends UploadAccountDocumentQuery {
+  /** `image/png`, `image/jpeg` or `application/pdf`; must match the bytes. */
+  contentType: string;
+  /** The raw file, at most 8,126,464 bytes; signed and sent byte for byte. */
+  data: Uint8Array;
+}

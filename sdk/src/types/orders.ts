@@ -181,6 +181,98 @@ export interface WalletOrder {
   smsTriggerAt: EpochMs | null;
 }
 
+/** GET /v3/orders/{orderId}/full and the items of GET /v3/orders/list. */
+export interface FullWalletOrder extends WalletOrder {
+  /** `GENERAL` once FAILED, else null. */
+  errorCategory: string | null;
+  paymentNetworkErrorCode: string | null;
+  internalErrorCode: string | null;
+}
+
+/** GET /v3/orders/{orderId} without credentials (a buyer's status page): nothing about the buyer. */
+export interface PublicWalletOrder {
+  id: string;
+  status: WalletOrderStatus;
+  createdAt: EpochMs;
+  sourceCurrency: string;
+  sourceAmount: Amount;
+  purchaseAmount: Amount;
+  destCurrency: string;
+  destAmount: Amount;
+  dest: string;
+  transferId: string | null;
+  errorMessage: string | null;
+}
+
+/** An Apple Pay contact (PKContact); Apple's other members may be passed along too. */
+export interface ApplePayContact {
+  givenName?: string;
+  familyName?: string;
+  addressLines?: string[];
+  locality?: string;
+  administrativeArea?: string;
+  postalCode?: string;
+  countryCode?: string;
+  emailAddress?: string;
+  phoneNumber?: string;
+  [member: string]: unknown;
+}
+
+/** POST /v3/apple-pay/process/partner. */
+export interface ApplePayRequest {
+  /** Your own account id. */
+  partnerId: string;
+  payload: {
+    orderRequest: {
+      /** Total charged, fees included. */
+      amount: AmountInput;
+      sourceCurrency: string;
+      destCurrency: string;
+      dest: string;
+      referrerAccountId: string;
+      referenceId?: string | null;
+      /** A reservation to use; without one the server makes an unlocked one for `amount`. */
+      reservationId?: string;
+    };
+    paymentObject: {
+      billingContact: ApplePayContact;
+      shippingContact?: ApplePayContact;
+      /** Apple's PKPaymentToken, as the device gave it. */
+      token: {
+        paymentData: unknown;
+        paymentMethod: { displayName?: string; network?: string; type?: string; [member: string]: unknown };
+        transactionIdentifier?: string;
+        [member: string]: unknown;
+      };
+    };
+  };
+}
+
+export interface ApplePayOrder {
+  /** The wallet order, `WO_…`. */
+  id: string;
+}
+
+/** One window of one currency of GET /v3/limits; null: not limited in that direction. */
+export interface WindowLimit {
+  in: Amount;
+  out: Amount | null;
+  availIn: Amount;
+  availOut: Amount | null;
+}
+
+/** GET /v3/limits: context → window in hours (`"24"`, `"168"`, `"8760"`) → currency → limit. */
+export interface LimitsByContext {
+  ACCOUNT: Record<string, Record<string, WindowLimit>>;
+  ACH: Record<string, Record<string, WindowLimit>>;
+  DEBIT_CARD: Record<string, Record<string, WindowLimit>>;
+}
+
+export interface LimitsQuery {
+  /** `user:US_…` for one of your users. */
+  srn?: string;
+}
+
 export interface CardAuthorization {
   walletOrderId: string;
   smsNeeded: boolean;

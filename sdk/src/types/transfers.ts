@@ -7,7 +7,7 @@ export interface CreateTransferRequest {
   sourceCurrency: string;
   sourceAmount?: AmountInput;
   destAmount?: AmountInput;
-  /** SRN: `account:`, `user:`, or `<chain>:<address>`. */
+  /** SRN: `account:`, `user:`, `<chain>:<address>` or `paymentmethod:PA_…` (a bank payout). */
   dest: string;
   destCurrency?: string;
   message?: string;
@@ -23,7 +23,14 @@ export interface CreateTransferRequest {
   muteMessages?: boolean;
 }
 
-export type TransferStatus = 'PREVIEW' | 'UNCONFIRMED' | 'PENDING' | 'COMPLETED' | 'FAILED' | 'EXPIRED';
+export type TransferStatus =
+  | 'PREVIEW'
+  | 'UNCONFIRMED'
+  | 'PENDING'
+  | 'COMPLETED'
+  | 'FAILED'
+  | 'EXPIRED'
+  | 'REVERSED';
 
 export interface TransferStatusHistory {
   id: string;

@@ -83,17 +83,52 @@ export interface OnboardingLink {
   expiresAt: EpochMs;
 }
 
+/**
+ * POST /v2/paymentMethods: a Plaid token (`publicToken` "<token>|<accountId>", `plaidPublicToken`,
+ * `plaidProcessorToken`), a US account (`accountNumber`, `routingNumber`, `accountType`, names), or a
+ * wire beneficiary (`paymentMethodType: 'INTERNATIONAL_TRANSFER'`, `paymentType: 'LOCAL_BANK_WIRE'`).
+ */
 export interface CreatePaymentMethodRequest {
-  paymentMethodType: 'LOCAL_TRANSFER';
+  paymentMethodType: 'LOCAL_TRANSFER' | 'INTERNATIONAL_TRANSFER';
   country: string;
+  paymentType?: 'LOCAL_BANK_WIRE';
   currency?: string;
-  accountNumber: string;
-  routingNumber: string;
-  accountType: 'CHECKING' | 'SAVINGS';
+  publicToken?: string;
+  plaidPublicToken?: string;
+  plaidProcessorToken?: string;
+  accountNumber?: string;
+  routingNumber?: string;
+  clabe?: string;
+  accountType?: 'CHECKING' | 'SAVINGS';
   beneficiaryType?: 'INDIVIDUAL' | 'CORPORATE';
-  firstNameOnAccount: string;
-  lastNameOnAccount: string;
+  firstNameOnAccount?: string;
+  lastNameOnAccount?: string;
+  beneficiaryAddress?: string;
+  beneficiaryAddress2?: string;
+  beneficiaryCity?: string;
+  beneficiaryState?: string;
+  beneficiaryPostal?: string;
+  beneficiaryPhoneNumber?: string;
+  beneficiaryLandlineNumber?: string;
+  beneficiaryEmailAddress?: string;
+  beneficiaryEinTin?: string;
+  beneficiaryCompanyName?: string;
+  beneficiaryDobDay?: string;
+  beneficiaryDobMonth?: string;
+  beneficiaryDobYear?: string;
+  /** The owner's SRN; must be the account or user the call acts as. */
+  owner?: string;
+  /** Deposit addresses to attach at once: "BTC", "ALL" or "BTC,ETH,…". */
+  attachBlockchains?: string;
   chargeablePM?: boolean | string;
+}
+
+/** POST /v2/paymentMethod/{id}/attach. */
+export interface AttachBlockchainsRequest {
+  /** "BTC", "ALL" or "BTC,ETH,…". */
+  blockchain: string;
+  notifyUrl?: string;
+  muteMessages?: boolean | string;
 }
 
 export interface PaymentMethod {
@@ -104,5 +139,7 @@ export interface PaymentMethod {
   status: 'PENDING' | 'ACTIVE' | 'REJECTED' | 'DISABLED';
   linkType: string;
   last4Digits: string;
+  /** Deposit addresses attached, keyed by currency. */
+  blockchains: Record<string, string>;
   srn: string;
 }

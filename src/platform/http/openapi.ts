@@ -24,6 +24,17 @@ export const ErrorEnvelopeSchema = Type.Object(
     type: Type.String({ examples: ['ValidationException'] }),
     transient: Type.Boolean({ description: 'True when retrying the same request may succeed' }),
     problematicField: Type.Optional(Type.String()),
+    errors: Type.Optional(
+      Type.Array(
+        Type.Object({
+          index: Type.Integer(),
+          problematicField: Type.String(),
+          errorCode: Type.String(),
+          message: Type.String(),
+        }),
+        { description: 'A refused batch: every refused item, by its index in the request' },
+      ),
+    ),
   },
   { $id: 'ErrorEnvelope', title: 'Wyre error envelope', examples: [EXAMPLE_ERROR] },
 );
