@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import newman from 'newman';
@@ -37,98 +37,20 @@ const PLACEHOLDER_KEYS = [
 ];
 
 interface Expected {
-  /** The status the request must get. */
-  status: number;
+  /** The status the request must get; two when the answer depends on the machine's outside DNS. */
+  status: number | number[];
   /** Why it is not a 2xx, when it is not: the collection's own bug, or a documented refusal. */
   reason?: string;
 }
 
 /**
- * Requests that need a path another part of issue 30 adds (wallets, orders, bank). Today they get
- * a 404 (or whatever answer the route they land on gives); once that part is merged, the
- * coordinator moves each to EXPECTED with its status.
+ * Requests that need a path another part of issue 30 adds (wallets, orders, bank). Those parts
+ * are merged, so the table is empty; a request waiting for a path not served yet goes here, with
+ * the path, and moves to EXPECTED once it is.
  */
-export const AWAITING_PATHS: Record<string, { path: string; part: string }> = {
-  'official › Account Overview › POST upload_document': {
-    path: 'POST /v3/accounts/{id}/{fieldId} (then 404: it names Wyre’s sample AC_YQG97JUANCF)',
-    part: 'orders',
-  },
-  'official › Payment Method Overview › ACH - Create Payment Method': {
-    path: 'POST /v2/paymentMethods at account level, with publicToken (its own placeholder bug, see README)',
-    part: 'bank',
-  },
-  'official › Payment Method Overview › ACH - Create Payment Method Wire Transfer': {
-    path: 'POST /v2/paymentMethods at account level, INTERNATIONAL_TRANSFER',
-    part: 'bank',
-  },
-  'official › Payment Method Overview › GET payment_methods': {
-    path: 'GET /v2/paymentMethods at account level',
-    part: 'bank',
-  },
-  'official › Payment Method Overview › Attach Blockchain to Payment Method': {
-    path: 'POST /v2/paymentMethod/{id}/attach (then 404: it names Wyre’s sample PA_ALNAVCNCLAX)',
-    part: 'bank',
-  },
-  'official › Transfers and Exchanges › POST create_transfer': {
-    path: 'POST /v3/transfers to paymentmethod:PA_… (then 400/404: Wyre’s sample account and method)',
-    part: 'bank',
-  },
-  'official › Transfers and Exchanges › POST create wire transfer': {
-    path: 'POST /v2/transfers (then 400/404: Wyre’s sample account and method)',
-    part: 'wallets',
-  },
-  'official › Transfers and Exchanges › GET wire transfer': {
-    path: 'GET /v2/transfer/{id} (then 405: the collection POSTs to it)',
-    part: 'wallets',
-  },
-  'official › Transfers and Exchanges › GET Limits': { path: 'GET /v3/limits', part: 'orders' },
-  'official › Transfers and Exchanges › GET Limits #2': { path: 'GET /v3/limits', part: 'orders' },
-  'official › Wallets › Create Wallet': { path: 'POST /v2/wallets', part: 'wallets' },
-  'official › Wallets › Create Multiple Wallets': { path: 'POST /v2/wallets/batch', part: 'wallets' },
-  'official › Wallets › Lookup Wallet': {
-    path: 'GET /v2/wallet/{id} (then 404: Wyre’s sample WA_7UVEPAN4W4Y)',
-    part: 'wallets',
-  },
-  'official › Wallets › Update Wallet': {
-    path: 'POST /v2/wallet/{id}/update (its path variable is left unresolved)',
-    part: 'wallets',
-  },
-  'official › Wallets › Delete Wallet': {
-    path: 'DELETE /v2/wallet/{id} (then 404: Wyre’s sample WA_7UVEPAN4W4Y)',
-    part: 'wallets',
-  },
-  'official › Wallets › List All Wallets': {
-    path: 'GET /v2/wallets (then 401: its script signs with SK--XXXXXX-XXXXXX-XXXXXX under a key id taken by another secret)',
-    part: 'wallets',
-  },
-  '3ds › Get Order': {
-    path: 'GET /v3/orders/{id} without credentials (then 404: the order of the request before was refused)',
-    part: 'orders',
-  },
-  '3ds › Get Authorization': {
-    path: 'GET /v3/debitcard/authorization/{orderId}/with-redirection (then 404: no order)',
-    part: 'orders',
-  },
-  'moneygram › Create Wallet': { path: 'POST /v2/wallets?masqueradeAs=user:…', part: 'wallets' },
-  'moneygram › Fund Wallet': { path: 'wallet:WA_… as a transfer destination', part: 'wallets' },
-  'moneygram › Create Transfer to Moneygram': {
-    path: 'POST /v2/transfers (then 400: paymentMethod:MGISep24PaymentMethod, MoneyGram is not supported)',
-    part: 'wallets',
-  },
-  'moneygram › Poll Transfer for completeDepositUrl': {
-    path: 'the transfer of POST /v2/transfers (none: MoneyGram is not supported)',
-    part: 'wallets',
-  },
-  'moneygram › Get Stellar Transaction Status': {
-    path: 'GET /v3/sep-24/transaction/{transferId} (501)',
-    part: 'orders',
-  },
-  'invoice › Create User Wallet': { path: 'POST /v2/wallets?masqueradeAs=user:…', part: 'wallets' },
-  'invoice › Create Unconfirmed Transfer': { path: 'wallet:WA_… as a transfer source', part: 'wallets' },
-  'invoice › Confirm Transfer': { path: 'the transfer from wallet:WA_…', part: 'wallets' },
-};
+export const AWAITING_PATHS: Record<string, { path: string; part: string }> = {};
 
-/** Every other request, with its status; anything but a 2xx says why. */
+/** Every request, with its status; anything but a 2xx says why. */
 export const EXPECTED: Record<string, Expected> = {
   'official › Key Management › POST Submit Auth Token': { status: 200 },
   'official › Key Management › POST create an API key': { status: 200 },
@@ -151,14 +73,31 @@ export const EXPECTED: Record<string, Expected> = {
     status: 404,
     reason: 'its script sets ACCOUNT_ID to the placeholder AC_XXXXXXXX',
   },
+  'official › Account Overview › POST upload_document': {
+    status: 401,
+    reason:
+      'it authenticates with yet another placeholder bearer (SK-XXXXXXXX-XXXXXXXX-XXXXXXXX-XXXXXXXX) and uploads a file from its author’s desktop',
+  },
+  'official › Payment Method Overview › ACH - Create Payment Method': { status: 200 },
+  'official › Payment Method Overview › ACH - Create Payment Method Wire Transfer': { status: 200 },
   'official › Payment Method Overview › GET payment_id': {
     status: 401,
     reason: 'the collection sends PA_Z4NP7E67PPM (to api.sendwyre.com) while its script signs PA_ALNAVCNCLAX',
   },
+  'official › Payment Method Overview › GET payment_methods': { status: 200 },
   'official › Payment Method Overview › DELETE payment_method': {
     status: 401,
     reason:
       'the collection sends its path variable unresolved (`:paymentMethodId`) while its script signs PA_M4E3W3H39FA',
+  },
+  'official › Payment Method Overview › Attach Blockchain to Payment Method': {
+    status: 404,
+    reason:
+      'it attaches to Wyre’s sample PA_ALNAVCNCLAX, which the script of GET payment_id put in the environment',
+  },
+  'official › Transfers and Exchanges › POST create_transfer': {
+    status: 403,
+    reason: 'it sends from Wyre’s sample account AC_YNWFWXDW3AG, not the caller’s (accessDenied.forbidden)',
   },
   'official › Transfers and Exchanges › POST confirm_transfer': {
     status: 401,
@@ -169,18 +108,39 @@ export const EXPECTED: Record<string, Expected> = {
     status: 404,
     reason: 'its script hard-codes Wyre’s sample transfer TF_8DFAFFTPQVA',
   },
+  'official › Transfers and Exchanges › POST create wire transfer': {
+    status: 400,
+    reason:
+      'it pays Wyre’s sample account AC_YNWFWXDW3AG from its sample PA_TXM6WTN88HG (validation.unknownDest)',
+  },
+  'official › Transfers and Exchanges › GET wire transfer': {
+    status: 405,
+    reason: 'despite its name the collection POSTs to the read path /v2/transfer/{id}',
+  },
   'official › Transfers and Exchanges › GET transfer_history': { status: 200 },
   'official › Transfers and Exchanges › GET exchange_rates': { status: 200 },
+  'official › Transfers and Exchanges › GET Limits': { status: 200 },
+  'official › Transfers and Exchanges › GET Limits #2': { status: 200 },
   'official › Data Subscriptions › POST subscribe_to_a_webhook': {
     status: 400,
     reason:
-      'its notifyTarget yourwebhookhere.com does not resolve (validation.unresolvableCallbackHost), and it subscribes to Wyre’s sample account AC_9D7AVPGTEBB',
+      'it subscribes Wyre’s sample account AC_9D7AVPGTEBB (validation.unknownSrn), at yourwebhookhere.com (validation.unresolvableCallbackHost where that does not resolve)',
   },
   'official › Data Subscriptions › DELETE webhook': {
     status: 404,
     reason: 'the subscription id comes from the request before, which was refused',
   },
   'official › Data Subscriptions › GET all_subscription_information': { status: 200 },
+  'official › Wallets › Create Wallet': { status: 200 },
+  'official › Wallets › Create Multiple Wallets': { status: 200 },
+  'official › Wallets › Lookup Wallet': { status: 404, reason: 'it reads Wyre’s sample WA_7UVEPAN4W4Y' },
+  'official › Wallets › Update Wallet': { status: 404, reason: 'it updates Wyre’s sample WA_7UVEPAN4W4Y' },
+  'official › Wallets › Delete Wallet': { status: 404, reason: 'it deletes Wyre’s sample WA_7UVEPAN4W4Y' },
+  'official › Wallets › List All Wallets': {
+    status: 401,
+    reason:
+      'its script signs with SK--XXXXXX-XXXXXX-XXXXXX under the key id AK-XXXXXX-XXXXXX-XXXXXX, whose secret (another placeholder) the reservation request uses',
+  },
   'official › Wallet Order Reservation › Create Reservation': {
     status: 400,
     reason:
@@ -190,6 +150,11 @@ export const EXPECTED: Record<string, Expected> = {
   '3ds › Create Order': {
     status: 400,
     reason: 'the cookbook’s test card expired in 01/2023 (validation.cardExpirationYear)',
+  },
+  '3ds › Get Order': { status: 404, reason: 'the order of the request before was refused, so no order id' },
+  '3ds › Get Authorization': {
+    status: 404,
+    reason: 'the order of the request before was refused, so no order id',
   },
   'decentralized › Generate the Secret Key': {
     status: 404,
@@ -201,14 +166,42 @@ export const EXPECTED: Record<string, Expected> = {
   'decentralized › Attach Creds to User': {
     status: 403,
     reason:
-      'the cookbook offers it as the alternative to Attach Creds to Account: run after it, the token already belongs to that account, whose Users API is off (Rampart does not yet tie a decentralized token to a user)',
+      'the cookbook offers it as the alternative to Attach Creds to Account: run after it, the token belongs to that account, whose Users API is off; a token is never tied to a user (docs/contract.md, decision 68)',
   },
   'moneygram › Create User': { status: 200 },
   'moneygram › Get User by MGI Scope': {
     status: 400,
     reason: 'MONEY_GRAM_SEP24 is a scope Rampart does not offer (MoneyGram is not supported)',
   },
+  'moneygram › Create Wallet': { status: 200 },
+  'moneygram › Fund Wallet': { status: 200 },
+  'moneygram › Create Transfer to Moneygram': {
+    status: 400,
+    reason: 'it pays MoneyGram in SUSDC (validation.unsupportedCurrency): MoneyGram is not supported',
+  },
+  'moneygram › Poll Transfer for completeDepositUrl': {
+    status: 400,
+    reason: 'the transfer of the request before was refused, so no transfer id',
+  },
+  'moneygram › Get Stellar Transaction Status': {
+    status: 501,
+    reason: 'SEP-24 transactions are not offered (docs/contract.md, decision 48)',
+  },
   'invoice › Create User': { status: 200 },
+  'invoice › Create User Wallet': {
+    status: [200, 400],
+    reason:
+      'its callbackUrl is at requestinspector.com: 400 validation.unresolvableCallbackHost where the test runs without outside DNS, else 200',
+  },
+  'invoice › Create Unconfirmed Transfer': {
+    status: 400,
+    reason:
+      'it draws 0.001 ETH from the user’s new wallet, which is empty (or, without DNS, was not created)',
+  },
+  'invoice › Confirm Transfer': {
+    status: 400,
+    reason: 'the transfer of the request before was refused, so no transfer id',
+  },
 };
 
 interface Outcome {
@@ -370,11 +363,12 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
+  // Every answer, for whoever updates the tables above: WYRE_COLLECTIONS_DUMP=<file>.
   if (process.env.WYRE_COLLECTIONS_DUMP) {
     const lines = [...outcomes].map(
       ([name, o]) => `${o.status} ${name} ${o.url}\n    ${o.body.slice(0, 300)}`,
     );
-    (await import('node:fs')).writeFileSync(process.env.WYRE_COLLECTIONS_DUMP, lines.join('\n'));
+    writeFileSync(process.env.WYRE_COLLECTIONS_DUMP, lines.join('\n'));
   }
   await t?.close();
 });
@@ -390,12 +384,13 @@ describe.skipIf(!available)(`Wyre's client collections against Rampart (${CLIENT
   });
 
   it('answers each request as expected: 2xx, or the listed refusal', () => {
+    const allowed = (expected: Expected) => [expected.status].flat();
     const mismatches = Object.entries(EXPECTED)
-      .filter(([name, expected]) => outcomes.get(name)?.status !== expected.status)
+      .filter(([name, expected]) => !allowed(expected).includes(outcomes.get(name)?.status ?? -1))
       .map(([name, expected]) => ({ name, expected: expected.status, ...outcomes.get(name) }));
     expect(mismatches).toEqual([]);
     for (const expected of Object.values(EXPECTED)) {
-      if (expected.status >= 300) expect(expected.reason).toBeTruthy();
+      if (allowed(expected).some((status) => status >= 300)) expect(expected.reason).toBeTruthy();
     }
   });
 
