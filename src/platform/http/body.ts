@@ -148,8 +148,10 @@ export function installBodyParsers(app: FastifyInstance, beforeParse?: BeforePar
     const contentType = request.headers['content-type'] ?? '';
     request.rawBody = bytes;
     if (acceptsRaw(request, contentType)) return done(null, bytes);
-    // A body-less POST (a confirm) sent with whatever type the client library defaults to.
-    if (bytes.length === 0) return done(null, undefined);
+    // A body-less POST (a confirm) sent with whatever type the client library defaults to; an
+    // upload route still names the types it takes.
+    const takesJson = request.routeOptions.config.rawBodyTypes === undefined;
+    if (bytes.length === 0 && takesJson) return done(null, undefined);
     if (readsAsJson(request, contentType)) {
       request.jsonPending = true;
       return done(null, undefined);
