@@ -95,10 +95,12 @@ export function environmentOf(config: Config): Environment {
  * The ports of this configuration. Sandbox: the simulated card processor, chains, SMS codes,
  * bank and identity checks. Production: the real systems
  * configured, and for those not integrated yet an implementation that refuses or waits
- * (card orders answer 503, chain payouts and bank transfers are refused, codes go undelivered,
- * bank accounts stay PENDING, identity goes to operator review). `db` serves the price feed's settings reads.
+ * (card orders answer 503, payouts on a chain without an RPC URL and bank transfers are refused,
+ * codes go undelivered, bank accounts stay PENDING, identity goes to operator review). A chain
+ * with an RPC URL has its real backend in both. `db` serves the price feed's settings reads.
  */
-export function portsFor(config: Config, db: Db): Ports {
+export async function portsFor(config: Config, db: Db): Promise<Ports> {
+  const realChains = await evmBackends(config);
   const clock = new Clock();
   const prices = createPriceFeed(config, db, clock, config.env === 'sandbox');
   const shared = { clock, prices, documents: postgresDocumentStorage };
@@ -107,7 +109,7 @@ export function portsFor(config: Config, db: Db): Ports {
     return {
       ...shared,
       cardProcessor: sandboxProcessor,
-      chains: Object.fromEntries(CHAINS.map((name) => [name, chain])),
+      chains: { ...Object.fromEntries(CHAINS.map((name) => [name, chain])), ...realChains },
       codeSender: sandboxCodeSender,
       bankAccounts: sandboxBankVerifier,
       bankTransfers: sandboxBank(config.sandboxChainDelayMs),
@@ -117,12 +119,31 @@ export function portsFor(config: Config, db: Db): Ports {
   return {
     ...shared,
     cardProcessor: noCardProcessor,
-    chains: {},
+    chains: realChains,
     codeSender: undeliveredCodes,
     bankAccounts: undefined,
     bankTransfers: undefined,
     identityCheck: operatorReview,
   };
+}
+
+/**
+ * A real backend for every EVM chain with an RPC URL, in sandbox and production alike, all on
+ * the keys of one custody seed (resolved at start: configured, or sandbox's sealed one). The EVM
+ * modules (viem: a third of a second of start-up) load only when a chain is configured.
+ */
+async function evmBackends(config: Config): Promise<Partial<Record<Chain, ChainBackend>>> {
+  const configured = Object.values(config.evmChains);
+  if (configured.length === 0) return {};
+  if (!config.custodySeed) throw new Error('RAMPART_CUSTODY_SEED is not resolved: chains need custody keys');
+  const [{ evmChain }, { custodyKeys }] = await Promise.all([
+    import('./chains/evm/backend.ts'),
+    import('./chains/evm/custody-keys.ts'),
+  ]);
+  const keys = custodyKeys(config.custodySeed);
+  return Object.fromEntries(
+    configured.map((settings) => [settings.chain, evmChain(settings, keys, config.evmSends)]),
+  );
 }
 
 /** The pools one set of services runs on: the API's, or the workers' own. */

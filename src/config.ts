@@ -1,5 +1,13 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
+import type { Chain } from './chains/addresses.ts';
+import { parseCustodySeed } from './chains/evm/custody-seed.ts';
+import {
+  type EvmChainSettings,
+  type EvmSendSettings,
+  parseEvmChains,
+  parseEvmSendSettings,
+} from './chains/evm/settings.ts';
 
 /**
  * Every setting Rampart reads from the environment, validated once at start.
@@ -68,6 +76,15 @@ export interface Config {
   callbackAllowLoopback: boolean;
   /** Sandbox: how long the simulated chain takes to settle an outgoing send. */
   sandboxChainDelayMs: number;
+  /** The EVM chains with real custody (an RPC URL each); the others are simulated (sandbox) or refused. */
+  evmChains: Partial<Record<Chain, EvmChainSettings>>;
+  /** How sends behave on every EVM chain. */
+  evmSends: EvmSendSettings;
+  /**
+   * The BIP-39 mnemonic every custody key derives from; undefined until the sandbox bootstrap
+   * fills it in (production requires it when a chain is configured). Never logged.
+   */
+  custodySeed: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -230,6 +247,14 @@ export function loadConfig(env: Env = process.env): Config {
   if (runEnv === 'production' && !token) {
     throw new ConfigError('RAMPART_OPERATOR_TOKEN', 'is required when RAMPART_ENV=production');
   }
+  const evmChains = parseEvmChains(env);
+  const custodySeed = env.RAMPART_CUSTODY_SEED ? parseCustodySeed(env.RAMPART_CUSTODY_SEED) : undefined;
+  if (runEnv === 'production' && !custodySeed && Object.keys(evmChains).length > 0) {
+    throw new ConfigError(
+      'RAMPART_CUSTODY_SEED',
+      'is required when RAMPART_ENV=production and a chain is configured',
+    );
+  }
   return {
     env: runEnv,
     host: env.HOST || '0.0.0.0',
@@ -269,5 +294,8 @@ export function loadConfig(env: Env = process.env): Config {
     callbackRetries: intSetting(env, 'RAMPART_CALLBACK_RETRIES', 0, 0, 10),
     callbackAllowLoopback: callbackAllowLoopback(env, runEnv),
     sandboxChainDelayMs: intSetting(env, 'RAMPART_SANDBOX_CHAIN_DELAY_MS', 2000, 0, 600_000),
+    evmChains,
+    evmSends: parseEvmSendSettings(env),
+    custodySeed,
   };
 }

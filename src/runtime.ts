@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { buildApp } from './app.ts';
 import { type DeliveryWorker, startCallbackWorker } from './callbacks/worker.ts';
-import { registerChainSettlers } from './chains/port.ts';
+import { checkChainIds, closeChainBackends, registerChainSettlers } from './chains/port.ts';
 import { purgeOldAttempts } from './checkout/attempts-store.ts';
 import { compose, environmentOf, portsFor, type Rampart } from './compose.ts';
 import type { Config } from './config.ts';
@@ -87,6 +87,9 @@ export const RAMPART_TABLES = [
   'checkout_card_attempts',
   'chain_sends',
   'deposit_addresses',
+  'evm_nonces',
+  'evm_send_txs',
+  'evm_sends',
   'fee_schedule',
   'idempotency_keys',
   'jobs',
@@ -181,8 +184,17 @@ async function startOn(config: Config, mode: Mode, opened: OpenedDatabase): Prom
   const rekeyed = await rekeyAddressSpend(db);
   if (rekeyed > 0) log.info({ rekeyed }, 'card spend moved to the current billing-address keys');
   const migrations = await readMigrations();
-  const runtimeConfig = { ...config, masterKey: secrets.masterKey, operatorToken: secrets.operatorToken };
-  const ports = portsFor(config, db);
+  const { masterKey, operatorToken, custodySeed } = secrets;
+  const runtimeConfig = { ...config, masterKey, operatorToken, custodySeed };
+  const ports = await portsFor(runtimeConfig, db);
+  // A node of another chain stops the start here (one line); an unreachable one does not.
+  try {
+    await checkChainIds(ports.chains, log);
+  } catch (error) {
+    ports.prices.close();
+    closeChainBackends(ports.chains);
+    throw error;
+  }
   const environment = environmentOf(config);
   const ctx = compose(runtimeConfig, { db, asyncCommitDb }, ports, environment);
   const clockSync = await startClockSync(ctx);
@@ -193,9 +205,8 @@ async function startOn(config: Config, mode: Mode, opened: OpenedDatabase): Prom
   // serve's workers start on their thread while the app is built; /readyz answers once both are up.
   let thread: WorkerThreadHost | undefined;
   if (workers === 'thread') {
-    const { masterKey, operatorToken } = secrets;
     thread = startWorkerThread(
-      { ...config, databaseUrl: opened.connectionString, masterKey, operatorToken },
+      { ...config, databaseUrl: opened.connectionString, masterKey, operatorToken, custodySeed },
       log,
     );
   }
@@ -211,6 +222,7 @@ async function startOn(config: Config, mode: Mode, opened: OpenedDatabase): Prom
     } catch (error) {
       clearInterval(clockSync);
       ports.prices.close();
+      closeChainBackends(ports.chains);
       await Promise.all([app?.close(), thread?.stop()]);
       throw error;
     }
@@ -228,7 +240,7 @@ async function startOn(config: Config, mode: Mode, opened: OpenedDatabase): Prom
     await registerGrowthAnalyze(jobs, workerDb, RAMPART_TABLES, GROWTH_ANALYZED_AT_ANY_SIZE);
     registerUserJobs(jobs, workerCtx);
     registerWalletOrderJobs(jobs, workerCtx);
-    registerChainSettlers(jobs, workerCtx);
+    await registerChainSettlers(jobs, workerCtx);
     await registerTransferJobs(jobs, workerCtx);
     jobs.start();
     callbacks = startCallbackWorker(workerCtx, log);
@@ -237,6 +249,7 @@ async function startOn(config: Config, mode: Mode, opened: OpenedDatabase): Prom
   const stop = async () => {
     clearInterval(clockSync);
     ports.prices.close();
+    closeChainBackends(ports.chains);
     const drained = await Promise.race([
       Promise.all([app?.close(), jobs?.stop(), callbacks?.stop(), thread?.stop()]).then(() => true),
       sleep(config.shutdownTimeoutMs).then(() => false),

@@ -8,13 +8,17 @@ import { invalidValue } from '../platform/errors.ts';
  * The chains Rampart delivers to, and what a valid address on each looks like, checksums
  * included. Sandbox runs on test networks (as Wyre's testwyre did), production on main networks.
  */
-export type Chain = 'bitcoin' | 'ethereum' | 'matic' | 'avalanche';
+export type Chain = 'bitcoin' | 'ethereum' | 'matic' | 'avalanche' | 'base' | 'arbitrum';
 export type Network = 'mainnet' | 'testnet';
 
-export const CHAINS: readonly Chain[] = ['bitcoin', 'ethereum', 'matic', 'avalanche'];
+export const CHAINS: readonly Chain[] = ['bitcoin', 'ethereum', 'matic', 'avalanche', 'base', 'arbitrum'];
 
 /** EVM chains share one address format (20 bytes, EIP-55 mixed-case checksum). */
-const EVM_CHAINS = new Set<Chain>(['ethereum', 'matic', 'avalanche']);
+const EVM_CHAINS = new Set<Chain>(['ethereum', 'matic', 'avalanche', 'base', 'arbitrum']);
+
+export function isEvmChain(chain: Chain): boolean {
+  return EVM_CHAINS.has(chain);
+}
 
 const CHAINS_BY_CURRENCY: Record<string, Chain[]> = {
   BTC: ['bitcoin'],

@@ -2,7 +2,7 @@ import type { AppContext } from '../platform/context.ts';
 import type { Tx } from '../platform/db/pool.ts';
 import type { JobRunner } from '../platform/jobs/runner.ts';
 import type { Money } from '../platform/money.ts';
-import type { Chain, Network } from './addresses.ts';
+import { type Chain, chainsForCurrency, type Network } from './addresses.ts';
 import { insertSends } from './store.ts';
 
 /**
@@ -24,7 +24,28 @@ export interface ChainBackend {
   /** Whether the operator may report a deposit by hand (POST /operator/v1/sandbox/deposits). */
   readonly simulatesDeposits: boolean;
   /** Registers the worker's handler of this backend's settle jobs. */
-  registerSettler(runner: JobRunner, ctx: ChainsDeps): void;
+  registerSettler(runner: JobRunner, ctx: ChainsDeps): Promise<void> | void;
+  /**
+   * The ledger currencies this chain carries, when the backend is configured with them (a real
+   * chain's native coin and tokens); undefined: the fixed list of addresses.ts decides.
+   */
+  readonly currencies?: readonly string[];
+  /**
+   * Why this backend would not pay `currency` to `address` (a real chain asks its node: native
+   * coin to a contract), or undefined. Throws when the node cannot be asked.
+   */
+  destinationRefusal?(address: string, currency: string): Promise<string | undefined>;
+  /** False while the chain's node cannot be reached: new sends are refused as transient (503). */
+  reachable?(): boolean;
+  /** The start check (a real chain: the node's chain id); throws to stop the start. */
+  checkAtStart?(log: StartLog): Promise<void>;
+  /** Stops the backend's timers. */
+  close?(): void;
+}
+
+/** Where a backend's start check reports what does not stop the start (an unreachable node). */
+export interface StartLog {
+  warn(fields: Record<string, unknown>, message: string): void;
 }
 
 /**
@@ -73,6 +94,40 @@ const REFERENCE = /^([a-z]+):[A-Za-z0-9_-]{1,64}$/;
 /** Whether sends on `chain` are settled by a backend (else they would wait QUEUED for ever). */
 export function chainSendsAvailable(ctx: ChainsDeps, chain: Chain): boolean {
   return ctx.chains.backends[chain] !== undefined;
+}
+
+/** Whether `chain` carries `currency`: the backend's configured currencies, else addresses.ts's list. */
+export function chainCarries(ctx: ChainsDeps, chain: Chain, currency: string): boolean {
+  const configured = ctx.chains.backends[chain]?.currencies;
+  return configured ? configured.includes(currency) : chainsForCurrency(currency).includes(chain);
+}
+
+/** Whether `chain`'s node answers now (a backend without a node always does). */
+export function chainReachable(ctx: ChainsDeps, chain: Chain): boolean {
+  return ctx.chains.backends[chain]?.reachable?.() ?? true;
+}
+
+/** The backend's refusal of a destination before anything is written (see ChainBackend). */
+export function chainDestinationRefusal(
+  ctx: ChainsDeps,
+  chain: Chain,
+  address: string,
+  currency: string,
+): Promise<string | undefined> {
+  return ctx.chains.backends[chain]?.destinationRefusal?.(address, currency) ?? Promise.resolve(undefined);
+}
+
+/** Runs every backend's start check once (one backend may serve several chains). */
+export async function checkChainIds(
+  backends: Partial<Record<Chain, ChainBackend>>,
+  log: StartLog,
+): Promise<void> {
+  for (const backend of new Set(Object.values(backends))) await backend?.checkAtStart?.(log);
+}
+
+/** Stops every backend's timers. */
+export function closeChainBackends(backends: Partial<Record<Chain, ChainBackend>>): void {
+  for (const backend of new Set(Object.values(backends))) backend?.close?.();
 }
 
 /** Queues the send in the caller's transaction; the chain reports back to its outcome handler. */
@@ -144,6 +199,7 @@ export async function deliverChainOutcomes(
 }
 
 /** Registers the settle jobs of every backend wired (once each: one backend may serve several chains). */
-export function registerChainSettlers(runner: JobRunner, ctx: ChainsDeps): void {
-  for (const backend of new Set(Object.values(ctx.chains.backends))) backend?.registerSettler(runner, ctx);
+export async function registerChainSettlers(runner: JobRunner, ctx: ChainsDeps): Promise<void> {
+  for (const backend of new Set(Object.values(ctx.chains.backends)))
+    await backend?.registerSettler(runner, ctx);
 }

@@ -12,13 +12,15 @@ import { type ChainSendRow, lockQueuedSends, recordOutcomes } from './store.ts';
  * with a generated transaction, except a send to a documented failing address, which FAILS
  * (like Stripe's test card numbers), so the failure path can be tested end to end:
  *
- * - EVM chains (ethereum, matic, avalanche): 0x0000000000000000000000000000000000fa11ed
+ * - EVM chains (ethereum, matic, avalanche, base, arbitrum): 0x0000000000000000000000000000000000fa11ed
  * - bitcoin (testnet):                       SANDBOX_FAILING_ADDRESSES.bitcoin (tb1q + 20 zero bytes)
  */
 export const SANDBOX_FAILING_ADDRESSES: Record<Chain, string> = {
   ethereum: '0x0000000000000000000000000000000000fa11ed',
   matic: '0x0000000000000000000000000000000000fa11ed',
   avalanche: '0x0000000000000000000000000000000000fa11ed',
+  base: '0x0000000000000000000000000000000000fa11ed',
+  arbitrum: '0x0000000000000000000000000000000000fa11ed',
   bitcoin: bech32.encode('tb', [0, ...bech32.toWords(new Uint8Array(20))]),
 };
 

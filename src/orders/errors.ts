@@ -42,6 +42,14 @@ export const orderErrors = {
       `A ${chain} address cannot receive ${currency}; use ${chains.map((c) => `${c}:`).join(' or ')}.`,
       'validation.invalidAddress',
     ),
+  /** The dest chain's node does not answer: try again later (nothing was written). */
+  chainDown: (chain: string) =>
+    new ApiError(
+      'ServiceUnavailableException',
+      'transfer.chainUnavailable',
+      `The ${chain} network cannot be reached right now; try again later.`,
+      { transient: true },
+    ),
   redirectUrl: (field: string) =>
     invalidValue(field, `Field ${field} must be an http or https URL without credentials.`),
   lockField: (name: string) =>

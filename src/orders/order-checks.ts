@@ -1,4 +1,5 @@
-import { chainsForCurrency, parseChainSrn } from '../chains/addresses.ts';
+import { CHAINS, parseChainSrn } from '../chains/addresses.ts';
+import { chainCarries, chainReachable } from '../chains/port.ts';
 import { getAccount } from '../identity/accounts-service.ts';
 import type { Scope } from '../identity/types.ts';
 import { ApiError } from '../platform/errors.ts';
@@ -72,6 +73,10 @@ export async function checkDest(
   }
   const { chain } = parseChainSrn(dest, 'dest', ctx.chains.network);
   if (destCurrency === undefined) return;
-  const chains = chainsForCurrency(destCurrency);
-  if (!chains.includes(chain)) throw orderErrors.destWrongChain(chain, destCurrency, chains);
+  if (!chainCarries(ctx, chain, destCurrency)) {
+    const chains = CHAINS.filter((other) => chainCarries(ctx, other, destCurrency));
+    throw orderErrors.destWrongChain(chain, destCurrency, chains);
+  }
+  // Its delivery would wait for a node that does not answer: refused as transient instead.
+  if (!chainReachable(ctx, chain)) throw orderErrors.chainDown(chain);
 }

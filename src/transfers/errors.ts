@@ -55,6 +55,16 @@ export const transferErrors = {
       'Withdrawals to chain addresses are not available until a custody backend is configured.',
       'validation.chainUnavailable',
     ),
+  /** The chain backend will not pay this address (decision 77: native coin to a contract). */
+  destRefused: (reason: string) => invalidValue('dest', reason, 'validation.contractAddress'),
+  /** The chain's node does not answer: try again later (nothing was written). */
+  chainDown: (chain: string) =>
+    new ApiError(
+      'ServiceUnavailableException',
+      'transfer.chainUnavailable',
+      `The ${chain} network cannot be reached right now; try again later.`,
+      { transient: true },
+    ),
   unsupportedCurrency: (field: string, currency: string) =>
     invalidValue(field, `Unsupported currency: "${currency}"`, 'validation.unsupportedCurrency'),
   customIdTaken: () =>

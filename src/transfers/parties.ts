@@ -1,5 +1,10 @@
-import { type Chain, chainsForCurrency, type Network, parseChainSrn } from '../chains/addresses.ts';
-import { chainSendsAvailable } from '../chains/port.ts';
+import { type Chain, type Network, parseChainSrn } from '../chains/addresses.ts';
+import {
+  chainCarries,
+  chainDestinationRefusal,
+  chainReachable,
+  chainSendsAvailable,
+} from '../chains/port.ts';
 import { accountInPartner } from '../identity/accounts-service.ts';
 import type { Scope } from '../identity/types.ts';
 import { batched } from '../platform/db/grouped-transactions.ts';
@@ -104,10 +109,30 @@ export function checkPartiesStatically(
     if (!ctx.bankTransfers.rail) throw transferErrors.bankUnavailable();
   }
   if (dest.kind === 'chain') {
-    if (!chainsForCurrency(destCurrency).includes(dest.chain))
+    if (!chainCarries(ctx, dest.chain, destCurrency))
       throw transferErrors.destWrongChain(dest.chain, destCurrency);
     if (!chainSendsAvailable(ctx, dest.chain)) throw transferErrors.chainUnavailable();
+    if (!chainReachable(ctx, dest.chain)) throw transferErrors.chainDown(dest.chain);
   }
+}
+
+/**
+ * The chain backend's own refusal of the destination (a real chain: native coin to a contract),
+ * before anything is written: 400, or 503 when the chain's node cannot be asked.
+ */
+export async function checkChainDestination(
+  ctx: TransferRulesDeps,
+  chain: Chain,
+  address: string,
+  currency: string,
+) {
+  let refusal: string | undefined;
+  try {
+    refusal = await chainDestinationRefusal(ctx, chain, address, currency);
+  } catch {
+    throw transferErrors.chainDown(chain);
+  }
+  if (refusal !== undefined) throw transferErrors.destRefused(refusal);
 }
 
 /** The users whose standing a transfer between these parties depends on, wallets' owners included. */

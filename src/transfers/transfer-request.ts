@@ -3,7 +3,13 @@ import type { Scope } from '../identity/types.ts';
 import { isKnownCurrency, parsePositiveAmount } from '../platform/money.ts';
 import type { TransferRulesDeps } from './deps.ts';
 import { transferErrors } from './errors.ts';
-import { actingParty, checkPartiesStatically, type Party, parseParty } from './parties.ts';
+import {
+  actingParty,
+  checkChainDestination,
+  checkPartiesStatically,
+  type Party,
+  parseParty,
+} from './parties.ts';
 import { quoteTransfer, type TransferQuote } from './quote.ts';
 import type { CreateTransferBody } from './schemas.ts';
 
@@ -52,6 +58,7 @@ export async function prepareTransfer(
   const source = body.source === undefined ? actingParty(scope) : parseParty(body.source, 'source', network);
   const dest = parseParty(body.dest, 'dest', network);
   checkPartiesStatically(ctx, scope, source, dest, destCurrency);
+  if (dest.kind === 'chain') await checkChainDestination(ctx, dest.chain, dest.address, destCurrency);
   if (body.notifyUrl !== undefined) await assertNotifyUrlAllowed(ctx, body.notifyUrl, 'notifyUrl');
   const quote = await quoteTransfer(ctx, {
     sourceCurrency,

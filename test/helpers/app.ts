@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.ts';
+import { closeChainBackends } from '../../src/chains/port.ts';
 import { compose, environmentOf, type Ports, portsFor, type Rampart } from '../../src/compose.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
 import { readMigrations } from '../../src/platform/db/migrate.ts';
@@ -50,7 +51,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const database = options.database ?? (await freshDatabase());
   const config = testConfig(options.env);
   const runtimeConfig = { ...config, masterKey: config.masterKey!, operatorToken: config.operatorToken! };
-  const defaults = portsFor(config, database.db);
+  const defaults = await portsFor(config, database.db);
   const ports: Ports = { ...defaults, ...options.ports };
   const databases = { db: database.db, asyncCommitDb: database.asyncCommitDb };
   const ctx = compose(runtimeConfig, databases, ports, environmentOf(config));
@@ -74,6 +75,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     close: async () => {
       await app.close();
       defaults.prices.close();
+      closeChainBackends(ports.chains);
       if (!options.database) await database.drop();
     },
   };

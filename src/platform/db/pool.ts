@@ -106,3 +106,19 @@ export async function finishTransaction<T>(client: Tx, fn: (tx: Tx) => Promise<T
     client.release();
   }
 }
+
+/**
+ * Runs fn in one transaction on a client the caller keeps checked out (one that holds a session
+ * lock across several transactions): commit on success, rollback on any throw, no release.
+ */
+export async function inTransaction<T>(client: Tx, fn: () => Promise<T>): Promise<T> {
+  await client.query('BEGIN');
+  try {
+    const result = await fn();
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  }
+}
