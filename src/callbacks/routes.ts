@@ -38,7 +38,7 @@ export const callbackRoutes: FastifyPluginAsync<{ ctx: SubscriptionsDeps }> = as
         security: PARTNER_SECURITY,
         summary: 'Subscribe a URL to callbacks about an SRN you own',
         description:
-          'A partner key, for its own account, a sub-account, one of its users or a transfer it can read. When a transfer involving it is created (as its account, owner, source or destination), `{"subscriptionId", "trigger": "transfer:TF_…"}` is POSTed to notifyTarget, signed with X-Rampart-Signature (see GET /v3/subscriptions/signingSecret); fetch the transfer to see its state. Unknown and foreign SRNs answer the same 400 `validation.unknownSrn`; notifyTarget must be https to a public address in production (400 `validation.forbiddenCallbackHost`).',
+          'A partner key, for its own account, a sub-account, one of its users or a transfer it can read. When a transfer involving it is created (as its account, owner, source or destination), `{"subscriptionId", "trigger"}` is POSTed to notifyTarget (`trigger` is the subscribed `account:AC_…` for a subscription to an account, otherwise `transfer:TF_…`), signed with X-Rampart-Signature (see GET /v3/subscriptions/signingSecret); fetch the transfer to see its state. Unknown and foreign SRNs answer the same 400 `validation.unknownSrn`; notifyTarget must be https to a public address in production (400 `validation.forbiddenCallbackHost`).',
         body: withExample(CreateSubscriptionBody, createSubscriptionRequest),
         response: {
           200: withExample(Subscription, subscriptionAnswer),

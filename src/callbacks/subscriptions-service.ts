@@ -1,4 +1,4 @@
-import { getAccount } from '../identity/accounts-service.ts';
+import { checkAccountVisible } from '../identity/accounts-service.ts';
 import { resolveMasquerade, type UserOwnerLookup } from '../identity/masquerade.ts';
 import type { Scope } from '../identity/types.ts';
 import { webhookSecretOf } from '../identity/webhook-secret.ts';
@@ -67,7 +67,7 @@ async function ownedSrn(ctx: SubscriptionsDeps, q: Queryable, scope: Scope, raw:
 async function isOwned(ctx: SubscriptionsDeps, q: Queryable, scope: Scope, type: string, id: string) {
   if (type === 'account') {
     if (!isId(id, 'AC')) throw callbackErrors.unsupportedSrn();
-    await getAccount(ctx, scope, id);
+    await checkAccountVisible(ctx, scope, id);
     return true;
   }
   if (type === 'user') {

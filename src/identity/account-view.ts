@@ -2,7 +2,7 @@ import type { Balances } from '../ledger/service.ts';
 import type { AccountRow } from './accounts-store.ts';
 import { type ProfileFieldView, profileView } from './profile-fields.ts';
 
-/** The Account shape of API.md. Balances are the ledger's; deposit addresses are not assigned to accounts yet. */
+/** The Account shape of docs/contract.md, "Accounts". Balances are the ledger's; deposit addresses users/deposit-addresses.ts's. */
 export interface AccountView {
   id: string;
   status: AccountRow['status'];
@@ -19,14 +19,18 @@ export interface AccountView {
 const NO_BALANCES: Balances = { totalBalances: {}, availableBalances: {} };
 
 /** `balances` come from the ledger (`balancesOf`); a new account has none. */
-export function accountView(row: AccountRow, balances: Balances = NO_BALANCES): AccountView {
+export function accountView(
+  row: AccountRow,
+  balances: Balances = NO_BALANCES,
+  depositAddresses: Record<string, string> = {},
+): AccountView {
   return {
     id: row.id,
     status: row.status,
     type: row.type,
     country: row.country,
     createdAt: row.created_at.getTime(),
-    depositAddresses: {},
+    depositAddresses,
     totalBalances: balances.totalBalances,
     availableBalances: balances.availableBalances,
     profileFields: profileView(row.profile_fields),

@@ -1,9 +1,11 @@
+import type { ChainsDeps } from '../chains/port.ts';
 import { balancesOf } from '../ledger/service.ts';
 import type { AppContext } from '../platform/context.ts';
 import { isCountryCode } from '../platform/countries.ts';
 import type { Queryable, Tx } from '../platform/db/pool.ts';
 import { forbidden, invalidValue, notFound } from '../platform/errors.ts';
 import { newId } from '../platform/ids.ts';
+import { completeDepositAddresses, depositAddressesOf } from '../users/deposit-addresses.ts';
 import { type AccountView, accountView } from './account-view.ts';
 import {
   type AccountRow,
@@ -66,28 +68,47 @@ function newAccountFields(caller: Caller, kind: AccountRow['kind']) {
 }
 
 /**
- * POST /v3/accounts. An untied decentralized session creates its own individual account and
- * is tied to it in the same transaction; a master creates custodial sub-accounts with
- * `subaccount: true`. Any other credential already has its account.
+ * Which account POST /v3/accounts makes: an untied decentralized session its own individual
+ * account (tied to it in the same transaction); a master a custodial sub-account with
+ * `subaccount: true`, or without it a non-custodial account it referred (docs/contract.md,
+ * decision 64). A sub-account or a tied session already has its account.
  */
+function kindToCreate(caller: Caller, input: CreateAccountInput): AccountRow['kind'] {
+  if (caller.account === undefined) return 'individual';
+  if (caller.account.kind !== 'master') {
+    if (input.subaccount === true) throw authErrors.notMaster();
+    throw identityErrors.accountAlreadyExists();
+  }
+  return input.subaccount === true ? 'subaccount' : 'individual';
+}
+
+/**
+ * The referrer a new account records: a master names only itself; a decentralized session may
+ * name the partner whose app it signs up through, as Wyre's React sample does.
+ */
+async function checkReferrer(tx: Tx, caller: Caller, referrerAccountId: string | undefined): Promise<void> {
+  if (referrerAccountId === undefined || referrerAccountId === caller.account?.id) return;
+  const referrer = caller.account === undefined ? await findAccountById(tx, referrerAccountId) : undefined;
+  if (referrer?.kind === 'master') return;
+  throw invalidValue(
+    'referrerAccountId',
+    'referrerAccountId must be your own account id, or for a new decentralized account a partner account.',
+    'validation.invalidReferrerId',
+  );
+}
+
+/** POST /v3/accounts (see kindToCreate for which account it makes). */
 export async function createAccount(
-  ctx: AppContext,
+  ctx: ChainsDeps,
   tx: Tx,
   caller: Caller,
   input: CreateAccountInput,
 ): Promise<AccountView> {
-  let kind: AccountRow['kind'];
-  if (caller.account === undefined) kind = 'individual';
-  else if (input.subaccount !== true) throw identityErrors.accountAlreadyExists();
-  else if (caller.account.kind !== 'master') throw authErrors.notMaster();
-  else kind = 'subaccount';
-  if (input.referrerAccountId !== undefined && input.referrerAccountId !== caller.account?.id) {
-    throw invalidValue(
-      'referrerAccountId',
-      'referrerAccountId must be your own account id.',
-      'validation.invalidReferrerId',
-    );
-  }
+  const kind = kindToCreate(caller, input);
+  // A master's non-custodial account is referred by it; otherwise the referrer is as given.
+  const referrerAccountId =
+    caller.account?.kind === 'master' && kind === 'individual' ? caller.account.id : input.referrerAccountId;
+  await checkReferrer(tx, caller, input.referrerAccountId);
   if (!isCountryCode(input.country))
     throw invalidValue('country', `Unknown country code "${input.country}".`);
   const ids = newAccountFields(caller, kind);
@@ -100,13 +121,20 @@ export async function createAccount(
     type: input.type ?? 'INDIVIDUAL',
     country: input.country,
     usersApiEnabled: false,
-    referrerAccountId: input.referrerAccountId ?? null,
+    referrerAccountId: referrerAccountId ?? null,
     profileFields,
     webhookSecret: null,
   });
-  if (kind === 'individual' && !(await tieSessionKey(tx, caller.apiKey, row.id)))
+  if (caller.account === undefined && !(await tieSessionKey(tx, caller.apiKey, row.id)))
     throw identityErrors.accountAlreadyExists();
-  return accountView(row);
+  return accountView(row, undefined, await addressesOf(ctx, tx, row));
+}
+
+/** An account's deposit addresses, given on every chain with a backend the first time they are read. */
+async function addressesOf(ctx: ChainsDeps, q: Queryable, row: AccountRow): Promise<Record<string, string>> {
+  const owner = `account:${row.id}`;
+  const current = await depositAddressesOf(q, row.partner_id, owner);
+  return completeDepositAddresses(ctx, q, row.partner_id, owner, current);
 }
 
 /** The acting account itself, or (unmasqueraded) one of its sub-accounts; others look like unknown ids. */
@@ -148,19 +176,28 @@ export async function accountInPartner(q: Queryable, partnerId: string, accountI
   return (await findAccountWithin(q, partnerId, accountId)) !== undefined;
 }
 
+/** Whether the scope sees the account (GET /v3/accounts/{id} would answer it); 404 otherwise. */
+export async function checkAccountVisible(ctx: AppContext, scope: Scope, accountId: string): Promise<void> {
+  await visibleAccount(ctx, undefined, scope, accountId, false);
+}
+
 /**
  * The caller's own account and its balances usually come with authentication (route config
  * withOwnBalances); any other account costs a read and the ledger's balances query.
  */
-export async function getAccount(ctx: AppContext, scope: Scope, accountId: string): Promise<AccountView> {
+export async function getAccount(ctx: ChainsDeps, scope: Scope, accountId: string): Promise<AccountView> {
   const row = await visibleAccount(ctx, undefined, scope, accountId, false);
   const own = scope.caller.account;
   const prefetched = !scope.masqueraded && own?.id === row.id ? own.balances : undefined;
-  return accountView(row, prefetched ?? (await balancesOf(ctx.db, `account:${row.id}`)));
+  const [balances, addresses] = await Promise.all([
+    prefetched ?? balancesOf(ctx.db, `account:${row.id}`),
+    addressesOf(ctx, ctx.db, row),
+  ]);
+  return accountView(row, balances, addresses);
 }
 
 export async function updateAccount(
-  ctx: AppContext,
+  ctx: ChainsDeps,
   tx: Tx,
   scope: Scope,
   accountId: string,
@@ -173,5 +210,6 @@ export async function updateAccount(
   return accountView(
     await updateProfileFields(tx, row.id, fields, row.status),
     await balancesOf(tx, `account:${row.id}`),
+    await addressesOf(ctx, tx, row),
   );
 }

@@ -61,7 +61,9 @@ export class Authenticator {
   }
 
   async authenticate(request: FastifyRequest): Promise<Caller> {
-    const apiKey = singleHeader(request, 'x-api-key');
+    // Client libraries send `X-Api-Key: ''` beside a bearer token when no key is configured:
+    // an empty key header is no key (docs/contract.md, decision 61).
+    const apiKey = singleHeader(request, 'x-api-key')?.trim() || undefined;
     // A masqueraded call reads another account's balances: the caller's would be read for nothing.
     const withBalances =
       request.routeOptions.config.withOwnBalances === true &&

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { AppContext } from '../platform/context.ts';
+import type { ChainsDeps } from '../chains/port.ts';
 import { errorResponses, PARTNER_SECURITY, withExample } from '../platform/http/openapi.ts';
 import { scopeOf } from './access.ts';
 import { getAccount } from './accounts-service.ts';
@@ -11,7 +11,7 @@ const SHAPE =
   'Wyre’s legacy v2 account, built from what the v3 Account holds: profile from the profile fields, one `ledgers` entry per balance (`balance` available, `pendingBalance` held). Fields Rampart keeps no data for (logins, sessions, referral and push details, notification settings, business profile, limits buckets) are null or empty lists.';
 
 /** GET /v2/account and /v2/account/{id} (docs/contract.md, decision 38): the v3 read, in v2's shape. */
-export const legacyAccountRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => {
+export const legacyAccountRoutes: FastifyPluginAsync<{ ctx: ChainsDeps }> = async (app, { ctx }) => {
   app.get(
     '/v2/account',
     {

@@ -85,7 +85,9 @@ function address(field: string, value: unknown): Record<string, string> {
   if (unknown) throw invalidValue(`${field}.${unknown}`, `Unknown member ${unknown} in ${field}.`);
   const out: Record<string, string> = {};
   for (const member of ADDRESS_MEMBERS) {
-    if (members[member] === undefined && !REQUIRED_ADDRESS_MEMBERS.includes(member)) continue;
+    // Forms send an unused street2 as "" or null: an optional member left empty is left out.
+    const empty = members[member] === undefined || members[member] === null || members[member] === '';
+    if (empty && !REQUIRED_ADDRESS_MEMBERS.includes(member)) continue;
     out[member] = text(`${field}.${member}`, members[member]);
   }
   if (!/^[A-Z]{2}$/.test(out.country ?? '')) {

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
-import type { AppContext } from '../platform/context.ts';
+import type { ChainsDeps } from '../chains/port.ts';
 import { ApiError, fieldRequired } from '../platform/errors.ts';
 import { runIdempotent, sendIdempotent } from '../platform/http/idempotency.ts';
 import { errorResponses, PARTNER_SECURITY, withExample } from '../platform/http/openapi.ts';
@@ -30,7 +30,7 @@ import {
 } from './schemas.ts';
 import { hashSecret } from './secrets.ts';
 
-export const identityRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => {
+export const identityRoutes: FastifyPluginAsync<{ ctx: ChainsDeps }> = async (app, { ctx }) => {
   app.post<{ Querystring: { secretKey?: string }; Body: { secretKey?: string } | undefined }>(
     '/v2/sessions/auth/key',
     {

@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { WyreBoolean } from '../platform/http/wyre-types.ts';
 
 const AccountId = Type.String({
   pattern: '^AC_[2-9A-HJ-NP-Z]{11}$',
@@ -23,8 +24,8 @@ export const CreateAccountBody = Type.Object(
     country: Country,
     profileFields: Type.Optional(Type.Array(ProfileFieldInput, { maxItems: 20 })),
     referrerAccountId: Type.Optional(AccountId),
-    subaccount: Type.Optional(Type.Boolean()),
-    disableEmail: Type.Optional(Type.Boolean()),
+    subaccount: Type.Optional(WyreBoolean()),
+    disableEmail: Type.Optional(WyreBoolean()),
   },
   { additionalProperties: false },
 );

@@ -14,7 +14,7 @@ export const orderErrors = {
     new ApiError(
       'FieldRequiredException',
       'validation.fieldRequired',
-      'Field sourceAmount is required: send sourceAmount or destAmount (rate lock), or amount (no rate lock).',
+      'Field sourceAmount is required: send sourceAmount or destAmount (rate lock), amount (no rate lock), or referrerAccountId alone (the buyer picks the amount).',
       { problematicField: 'sourceAmount' },
     ),
   bothAmounts: () => invalidValue('destAmount', 'Send sourceAmount or destAmount, never both.'),

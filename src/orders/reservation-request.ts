@@ -84,7 +84,10 @@ function checkAmountRules(body: ReserveBody): boolean {
   const hasDest = body.destAmount !== undefined;
   if (hasSource && hasDest) throw orderErrors.bothAmounts();
   if (body.amount !== undefined && (hasSource || hasDest)) throw orderErrors.amountWithLockedAmount();
-  if (!hasSource && !hasDest && body.amount === undefined) throw orderErrors.amountRequired();
+  // Without any amount the buyer picks it on the hosted page, as Wyre allowed; the reservation
+  // must still say whose checkout it is (docs/contract.md, decision 63).
+  const open = !hasSource && !hasDest && body.amount === undefined;
+  if (open && body.referrerAccountId === undefined) throw orderErrors.amountRequired();
   const locked = hasSource || hasDest;
   if (locked) {
     for (const field of RATE_LOCK_FIELDS) if (body[field] === undefined) throw fieldRequired(field);

@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { WyreBoolean, WyrePhone } from '../platform/http/wyre-types.ts';
 
 const Amount = Type.Union([Type.Number(), Type.String({ maxLength: 64 })], {
   description: 'Exact decimal, as a JSON number or a decimal string',
@@ -18,7 +19,7 @@ export const ReserveBody = Type.Object(
     sourceAmount: Type.Optional(Amount),
     destAmount: Type.Optional(Amount),
     amount: Type.Optional(Amount),
-    amountIncludeFees: Type.Optional(Type.Boolean()),
+    amountIncludeFees: Type.Optional(WyreBoolean()),
     paymentMethod: Type.Optional(Text(32, 'debit-card or apple-pay')),
     sourceCurrency: Type.Optional(Currency),
     destCurrency: Type.Optional(Currency),
@@ -27,7 +28,7 @@ export const ReserveBody = Type.Object(
     country: Type.Optional(Text(2, 'ISO 3166-1 alpha-2, upper case')),
     redirectUrl: Type.Optional(RedirectUrl),
     failureRedirectUrl: Type.Optional(RedirectUrl),
-    autoRedirect: Type.Optional(Type.Boolean()),
+    autoRedirect: Type.Optional(WyreBoolean()),
     lockFields: Type.Optional(Type.Array(Text(32), { maxItems: 20 })),
     street1: Type.Optional(Text(200)),
     city: Type.Optional(Text(100)),
@@ -35,10 +36,10 @@ export const ReserveBody = Type.Object(
     postalCode: Type.Optional(Text(20)),
     firstName: Type.Optional(Text(100)),
     lastName: Type.Optional(Text(100)),
-    phone: Type.Optional(Text(32, 'E.164, with the leading +')),
+    phone: Type.Optional(WyrePhone(32, 'E.164, with the leading +')),
     email: Type.Optional(Text(254)),
     referenceId: Type.Optional(Type.Union([Text(255), Type.Null()])),
-    hideTrackBtn: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
+    hideTrackBtn: Type.Optional(Type.Union([WyreBoolean(), Type.Null()])),
   },
   { additionalProperties: false },
 );
@@ -106,7 +107,7 @@ export const PartnerQuoteBody = Type.Object(
     amount: Type.Optional(Amount),
     sourceAmount: Type.Optional(Amount),
     destAmount: Type.Optional(Amount),
-    amountIncludeFees: Type.Optional(Type.Boolean()),
+    amountIncludeFees: Type.Optional(WyreBoolean()),
     sourceCurrency: Currency,
     destCurrency: Currency,
     dest: Type.Optional(Text(200)),

@@ -183,6 +183,9 @@ export async function createBankTransfer(
 
 /** Who pays a transfer: its source, or for an ACH pull the payment method's owner. */
 export async function payerOf(ctx: TransferRulesDeps, tx: Tx, row: TransferRow): Promise<string> {
+  // Only a bank source has another payer; other stored sources (a card order's holding among
+  // them) are not parties a request may name, so they are not parsed as one.
+  if (!row.source.toLowerCase().startsWith('paymentmethod:')) return row.source;
   const source = parseParty(row.source, 'source', ctx.chains.network);
   if (source.kind !== 'bank') return row.source;
   const method = await ctx.bankTransfers.methods(tx, row.partner_id, source.id);

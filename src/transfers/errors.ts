@@ -24,6 +24,9 @@ export const transferErrors = {
       'A transfer cannot draw on a chain address; deposits arrive at deposit addresses.',
     ),
   sameParty: () => invalidValue('dest', 'dest must differ from source.'),
+  /** A confirm body naming another transfer than its path: which one was meant is unknown. */
+  confirmIdMismatch: () =>
+    invalidValue('transferId', 'Field transferId must be the transfer of the path, or left out.'),
   /** Acting for someone else's balance: masquerade as that account or user instead. */
   notYourSource: () =>
     forbidden(

@@ -125,8 +125,18 @@ export const withdrawalAnswer = {
   ],
 };
 
+/** A list item: the transfer with the history fields of docs/contract.md, decision 65. */
+const listItem = (transfer: typeof withdrawalAnswer | typeof completedTransferAnswer) => ({
+  ...transfer,
+  closedAt: transfer.completedAt,
+  sourceName: transfer.source,
+  destName: transfer.dest,
+  blockchainTxId: transfer.blockchainTx?.networkTxId ?? null,
+  destNickname: null,
+});
+
 export const transferListAnswer = {
-  data: [withdrawalAnswer, completedTransferAnswer],
+  data: [listItem(withdrawalAnswer), listItem(completedTransferAnswer)],
   position: 0,
   recordsTotal: 2,
   recordsFiltered: 2,

@@ -25,7 +25,7 @@ import {
   needsTransaction,
   type TransfersDeps,
 } from './service.ts';
-import { prepareTransfer } from './transfer-request.ts';
+import { checkConfirmBody, prepareTransfer } from './transfer-request.ts';
 
 const tags = ['Transfers'];
 
@@ -60,7 +60,7 @@ export const transfersRoutes: FastifyPluginAsync<{ ctx: TransfersDeps }> = async
     },
   );
 
-  app.post<{ Params: { transferId: string } }>(
+  app.post<{ Params: { transferId: string }; Body: ConfirmBody }>(
     '/v3/transfers/:transferId/confirm',
     {
       schema: {
@@ -68,7 +68,7 @@ export const transfersRoutes: FastifyPluginAsync<{ ctx: TransfersDeps }> = async
         security: PARTNER_SECURITY,
         summary: 'Confirm an UNCONFIRMED transfer before its expiresAt',
         description:
-          "The payer: the transfer's source, as itself or through masqueradeAs (or the master account); a party that only receives the transfer answers 403 `accessDenied.forbidden`. The body is empty (`{}` or nothing). The held amount moves: COMPLETED between accounts and users, PENDING until the chain confirms a withdrawal. Not UNCONFIRMED any more: 400 TransferException `transfer.notUnconfirmed`; past expiresAt: 400 `transfer.expired` (create a new one).",
+          "The payer: the transfer's source, as itself or through masqueradeAs (or the master account); a party that only receives the transfer answers 403 `accessDenied.forbidden`. The body is empty (`{}` or nothing), or names the same `transferId` as the path (docs/contract.md, decision 62). The held amount moves: COMPLETED between accounts and users, PENDING until the chain confirms a withdrawal. Not UNCONFIRMED any more: 400 TransferException `transfer.notUnconfirmed`; past expiresAt: 400 `transfer.expired` (create a new one).",
         params: TransferParams,
         body: withExample(ConfirmBody, {}),
         response: {
@@ -78,6 +78,7 @@ export const transfersRoutes: FastifyPluginAsync<{ ctx: TransfersDeps }> = async
       },
     },
     async (request, reply) => {
+      checkConfirmBody(request.params.transferId, request.body);
       const scope = scopeOf(request);
       const outcome = await runIdempotent(ctx, request, idempotencyScope(scope), (tx) =>
         confirmTransfer(ctx, tx, scope, request.params.transferId),

@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { WyreBoolean } from '../platform/http/wyre-types.ts';
 
 const Amount = Type.Union([Type.Number(), Type.String({ maxLength: 64 })], {
   description: 'Exact decimal, as a JSON number or a decimal string',
@@ -23,11 +24,11 @@ export const CreateTransferBody = Type.Object(
     destCurrency: Type.Optional(Currency),
     message: Type.Optional(Type.String({ maxLength: 1000 })),
     notifyUrl: Type.Optional(Type.String({ minLength: 1, maxLength: 2048 })),
-    autoConfirm: Type.Optional(Type.Boolean()),
+    autoConfirm: Type.Optional(WyreBoolean()),
     customId: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
-    amountIncludesFees: Type.Optional(Type.Boolean()),
-    preview: Type.Optional(Type.Boolean()),
-    muteMessages: Type.Optional(Type.Boolean()),
+    amountIncludesFees: Type.Optional(WyreBoolean()),
+    preview: Type.Optional(WyreBoolean()),
+    muteMessages: Type.Optional(WyreBoolean()),
   },
   { additionalProperties: false },
 );
@@ -38,7 +39,12 @@ export const TransferParams = Type.Object(
   { additionalProperties: false },
 );
 
-export const ConfirmBody = Type.Object({}, { additionalProperties: false });
+/**
+ * Empty; whatever a client puts in it is ignored, except a `transferId` (some clients repeat the
+ * path's), which must then name the transfer of the path (transfer-request.ts checkConfirmBody).
+ */
+export const ConfirmBody = Type.Object({}, { additionalProperties: true });
+export type ConfirmBody = Record<string, unknown>;
 
 export const TransferListQuery = Type.Object({
   offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000 })),
@@ -118,8 +124,18 @@ export const Transfer = Type.Object({
   reversalReason: NullableString,
 });
 
+/** docs/contract.md, decision 65. */
+export const TransferListItem = Type.Object({
+  ...Transfer.properties,
+  closedAt: NullableNumber,
+  sourceName: Type.String(),
+  destName: Type.String(),
+  blockchainTxId: NullableString,
+  destNickname: NullableString,
+});
+
 export const TransferList = Type.Object({
-  data: Type.Array(Transfer),
+  data: Type.Array(TransferListItem),
   position: Type.Integer(),
   recordsTotal: Type.Integer(),
   recordsFiltered: Type.Integer(),

@@ -43,7 +43,7 @@ import {
 } from './store.ts';
 import { type TrackingView, trackingView } from './track-view.ts';
 import type { PreparedTransfer } from './transfer-request.ts';
-import { type TransferView, transferView } from './view.ts';
+import { type TransferView, transferListItemView, transferView } from './view.ts';
 
 /** What a scope may see: a masqueraded user its own transfers, a sub-account its own, a master all of its partner's. */
 export function visibleTo(scope: Scope): string | null {
@@ -248,5 +248,10 @@ export async function listTransfers(q: Queryable, scope: Scope, query: TransferL
   const offset = query.offset ?? 0;
   const limit = query.limit ?? query.length ?? DEFAULT_PAGE;
   const { rows, total } = await pageTransfers(q, scope.partnerId, visibleTo(scope), offset, limit);
-  return { data: rows.map(transferView), position: offset, recordsTotal: total, recordsFiltered: total };
+  return {
+    data: rows.map(transferListItemView),
+    position: offset,
+    recordsTotal: total,
+    recordsFiltered: total,
+  };
 }

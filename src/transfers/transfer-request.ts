@@ -80,3 +80,9 @@ export async function prepareTransfer(
     autoConfirm: body.autoConfirm ?? false,
   };
 }
+
+/** A confirm body may repeat the transfer's id, as Wyre clients do; another id (or a non-string) is refused. */
+export function checkConfirmBody(transferId: string, body: Record<string, unknown> | undefined): void {
+  if (body?.transferId !== undefined && body.transferId !== transferId)
+    throw transferErrors.confirmIdMismatch();
+}

@@ -76,3 +76,33 @@ export function transferView(row: ViewedRow): TransferView {
     reversalReason: row.status === 'REVERSED' ? (row.failure_reason ?? null) : null,
   };
 }
+
+/** A transfer as the history list shows it: Wyre's list items carried these beside the Transfer. */
+export interface TransferListItemView extends TransferView {
+  closedAt: Date | null;
+  sourceName: string;
+  destName: string;
+  blockchainTxId: string | null;
+  destNickname: string | null;
+}
+
+const CLOSED = new Set<TransferStatus>(['COMPLETED', 'FAILED', 'EXPIRED']);
+
+/**
+ * List items (docs/contract.md, decision 65): `closedAt` is when the transfer reached its final
+ * status, names are the parties' SRNs (Rampart keeps no display names for parties), the chain
+ * transaction's hash is repeated as `blockchainTxId`, and no destination has a nickname.
+ */
+export function transferListItemView(row: ViewedRow): TransferListItemView {
+  const view = transferView(row);
+  const closedAt = CLOSED.has(view.status) ? (view.completedAt ?? view.cancelledAt ?? view.updatedAt) : null;
+  const networkTxId = view.blockchainTx?.networkTxId;
+  return {
+    ...view,
+    closedAt,
+    sourceName: view.source,
+    destName: view.dest,
+    blockchainTxId: typeof networkTxId === 'string' ? networkTxId : null,
+    destNickname: null,
+  };
+}

@@ -1,6 +1,6 @@
 import type { Chain } from '../chains/addresses.ts';
+import type { ChainsDeps } from '../chains/port.ts';
 import type { Queryable } from '../platform/db/pool.ts';
-import type { UsersDeps } from './deps.ts';
 import { userErrors } from './errors.ts';
 
 /**
@@ -37,7 +37,7 @@ export function chainsRequested(codes: string[]): { chain: Chain; currency: stri
  * a backend refuses rather than hand out an address nobody holds the key to.
  */
 export async function assignDepositAddresses(
-  ctx: UsersDeps,
+  ctx: ChainsDeps,
   q: Queryable,
   partnerId: string,
   owner: string,
@@ -55,6 +55,40 @@ export async function assignDepositAddresses(
       [address, chain, currencies, partnerId, owner, ctx.clock.now()],
     );
   }
+}
+
+/**
+ * The Wyre codes of every chain this environment has a backend for: accounts and users get an
+ * address on each of them whatever `blockchains` they asked for (docs/contract.md, decision 66).
+ */
+export function availableChainCodes(ctx: ChainsDeps): string[] {
+  return Object.entries(CHAIN_BY_CODE)
+    .filter(([code, { chain }]) => code !== 'AVAXC' && ctx.chains.backends[chain] !== undefined)
+    .map(([code]) => code);
+}
+
+/** The chains asked for plus every chain with a backend: what a new or updated owner is given. */
+export function withEveryChain(ctx: ChainsDeps, requested: string[]): string[] {
+  return [...requested, ...availableChainCodes(ctx)];
+}
+
+/**
+ * `current` (an owner's addresses as read) completed with an address on every chain with a
+ * backend; only an owner made before it had one (or before its chain got a backend) is written to.
+ */
+export async function completeDepositAddresses(
+  ctx: ChainsDeps,
+  q: Queryable,
+  partnerId: string,
+  owner: string,
+  current: Record<string, string>,
+): Promise<Record<string, string>> {
+  const missing = availableChainCodes(ctx).filter(
+    (code) => current[CHAIN_BY_CODE[code]!.currency] === undefined,
+  );
+  if (missing.length === 0) return current;
+  await assignDepositAddresses(ctx, q, partnerId, owner, missing);
+  return depositAddressesOf(q, partnerId, owner);
 }
 
 export async function depositAddressesOf(q: Queryable, partnerId: string, owner: string) {

@@ -38,6 +38,14 @@ export interface StoredField {
   submittedAt: number;
 }
 
+/** Field ids Wyre's own samples use for a field Rampart names otherwise (docs/contract.md, decision 62). */
+const FIELD_ALIASES: Record<string, FieldId> = { cellphoneNumber: 'cellphone' };
+
+/** The field id a submitted id stands for: itself, or the field its alias names. */
+export function canonicalFieldId(fieldId: string): string {
+  return Object.hasOwn(FIELD_ALIASES, fieldId) ? (FIELD_ALIASES[fieldId] as FieldId) : fieldId;
+}
+
 export function isFieldId(value: string): value is FieldId {
   return Object.hasOwn(FIELD_TYPES, value);
 }
@@ -108,8 +116,9 @@ function address(path: string, value: unknown): AddressValue {
   const out: AddressValue = {};
   for (const member of ADDRESS_MEMBERS) {
     const memberPath = `${path}.${member}`;
+    const empty = members[member] === undefined || members[member] === null || members[member] === '';
+    if (empty && OPTIONAL_ADDRESS_MEMBERS.has(member)) continue;
     if (members[member] === undefined) {
-      if (OPTIONAL_ADDRESS_MEMBERS.has(member)) continue;
       throw invalidValue(memberPath, `${memberPath} is required.`);
     }
     out[member] = text(memberPath, members[member], MAX_ADDRESS_PART);

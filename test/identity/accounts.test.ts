@@ -249,20 +249,18 @@ describe('sub-accounts (POST /v3/accounts with subaccount: true)', () => {
     });
   }
 
-  it('a master without subaccount: true: 400 validation.accountAlreadyExists, nothing created', async () => {
-    const before = await snapshot(t);
+  it('a master without subaccount: true creates a non-custodial account it referred (decision 64)', async () => {
     for (const body of [
       { type: 'INDIVIDUAL', country: 'US' },
       { type: 'INDIVIDUAL', country: 'US', subaccount: false },
     ]) {
-      await expectError(
+      const created = await expectOk<AccountView & { subaccount: boolean }>(
         await bearerFetch(t, partner.secretKey, 'POST', '/v3/accounts', body),
-        400,
-        'ValidationException',
-        { errorCode: 'validation.accountAlreadyExists' },
       );
+      expect(created.subaccount).toBe(false);
+      // Not the master's to read: it is the account holder's own.
+      expect((await bearerFetch(t, partner.secretKey, 'GET', `/v3/accounts/${created.id}`)).status).toBe(404);
     }
-    expect(await snapshot(t)).toEqual(before);
   });
 
   it("a sub-account's key (minted with masqueradeAs) cannot create sub-accounts: 403, nothing created", async () => {

@@ -251,7 +251,6 @@ describe('POST /v3/widget/limits/calculate', () => {
     ],
     ['an unknown account', { accountId: 'AC_AAAAAAAAAAA' }, 'validation.invalidValue'],
     ['an unknown user', { userId: 'US_AAAAAAAAAAA' }, 'validation.invalidValue'],
-    ['an unknown field', { extra: 1 }, 'validation.unknownField'],
     ['no address', { address: undefined }, 'validation.fieldRequired'],
     ['street1 as a number', { address: { ...US_ADDRESS, street1: 12 } }, 'validation.invalidValue'],
   ])('refuses %s and changes nothing', async (_name, extra, errorCode) => {

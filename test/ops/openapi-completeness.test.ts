@@ -1,6 +1,7 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { COERCE_KEYWORD } from '../../src/platform/http/wyre-types.ts';
 import { ID_ALPHABET } from '../../src/platform/ids.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { isHtmlRoute, isPublicRoute } from '../helpers/routes.ts';
@@ -41,6 +42,8 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 // OpenAPI 3.1 schemas are JSON Schema 2020-12. Strict: a schema keyword Ajv does not know fails
 // here instead of being silently skipped.
 const ajv = addFormats(new Ajv2020({ strict: true, allErrors: true }));
+// Rampart's own keyword, naming a coercion its validator performs (wyre-types.ts).
+ajv.addKeyword({ keyword: COERCE_KEYWORD, schemaType: 'string' });
 
 /**
  * The schema with every object closed (no additionalProperties given → false): a response schema

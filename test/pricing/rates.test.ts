@@ -51,9 +51,11 @@ describe('GET /v3/rates (no credentials)', () => {
     await expectEnvelopeResponse(await rates('?as=SIDEWAYS'), 400, 'ValidationException', {
       problematicField: 'as',
     });
-    await expectEnvelopeResponse(await rates('?bogus=1'), 400, 'ValidationException', {
-      problematicField: 'bogus',
-    });
+  });
+
+  it('ignores a parameter it does not know, as Wyre did (`pretty`, decision 60)', async () => {
+    const response = await rates('?pretty&bogus=1');
+    expect(response.status).toBe(200);
   });
 });
 

@@ -31,7 +31,13 @@ describe('POST /v3/users', () => {
       status: 'OPEN',
       partnerId: `PT_${partner.accountId.slice(3)}`,
       type: 'INDIVIDUAL',
-      depositAddresses: {},
+      // Every chain sandbox has a backend for (docs/contract.md, decision 66).
+      depositAddresses: {
+        AVAX: expect.any(String),
+        BTC: expect.any(String),
+        ETH: expect.any(String),
+        MATIC: expect.any(String),
+      },
       totalBalances: {},
       availableBalances: {},
     });

@@ -207,17 +207,19 @@ describe('an order with an owner user', () => {
     expect(asStranger.status).toBe(404);
     expect((await getTransfer(usersPartner, order.transferId)).status).toBe(200);
 
-    // One callback per matching subscription, with the transfers' body; queued when it was created.
-    const { rows } = await t.database.db.query<{ body: string }>(
-      'SELECT body FROM callback_deliveries WHERE trigger = $1',
-      [`transfer:${String(order.transferId)}`],
-    );
-    expect(rows).toHaveLength(2);
-    for (const row of rows) {
-      expect(JSON.parse(String(row.body))).toEqual({
-        subscriptionId: expect.stringMatching(/^DA_/),
-        trigger: `transfer:${String(order.transferId)}`,
-      });
-    }
+    // One callback per matching subscription, queued when it was created: the user's subscription
+    // names the transfer, the account's the account (docs/contract.md, "Subscriptions and callbacks").
+    const triggered = async (trigger: string) =>
+      (
+        await t.database.db.query<{ body: string }>(
+          'SELECT body FROM callback_deliveries WHERE trigger = $1',
+          [trigger],
+        )
+      ).rows.map((row) => JSON.parse(String(row.body)) as unknown);
+    const subscriptionId = expect.stringMatching(/^DA_/);
+    const transferTrigger = `transfer:${String(order.transferId)}`;
+    expect(await triggered(transferTrigger)).toEqual([{ subscriptionId, trigger: transferTrigger }]);
+    const accountTrigger = `account:${usersPartner.accountId}`;
+    expect(await triggered(accountTrigger)).toEqual([{ subscriptionId, trigger: accountTrigger }]);
   });
 });

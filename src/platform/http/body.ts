@@ -4,6 +4,7 @@ import { ApiError } from '../errors.ts';
 import { parseJsonExact } from '../json-parse.ts';
 import { lingerUntilBodyRead } from './lingering-close.ts';
 import { unstorableTextPath } from './unstorable-text.ts';
+import { isWyreApiRoute } from './wyre-types.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -52,10 +53,43 @@ export function parseJsonBody(raw: Buffer): unknown {
   return body;
 }
 
+function mediaTypeOf(contentType: string): string {
+  return contentType.split(';')[0]?.trim().toLowerCase() ?? '';
+}
+
 function acceptsRaw(request: FastifyRequest, contentType: string): boolean {
   const allowed = request.routeOptions.config.rawBodyTypes;
-  const mediaType = contentType.split(';')[0]?.trim().toLowerCase() ?? '';
-  return allowed?.includes(mediaType) === true;
+  return allowed?.includes(mediaTypeOf(contentType)) === true;
+}
+
+/**
+ * Media types real Wyre clients send JSON under: none at all, Postman's `application/javascript`
+ * and `text/javascript`, and `text/plain` (what fetch sends for a string body). Wyre read them as
+ * JSON, so Rampart does too on the Wyre API's JSON routes (docs/contract.md, decision 61).
+ */
+const JSON_ALIASES = new Set([
+  '',
+  'application/javascript',
+  'text/javascript',
+  'application/x-javascript',
+  'text/plain',
+]);
+
+function readsAsJson(request: FastifyRequest, contentType: string): boolean {
+  if (!isWyreApiRoute(request.routeOptions.url ?? '')) return false;
+  return request.routeOptions.config.rawBodyTypes === undefined && JSON_ALIASES.has(mediaTypeOf(contentType));
+}
+
+/** `masqueradeAs` is signed in the URL only; in a body it would silently act as the caller instead. */
+function refuseMasqueradeInBody(body: unknown): void {
+  if (body !== null && typeof body === 'object' && Object.hasOwn(body, 'masqueradeAs')) {
+    throw new ApiError(
+      'ValidationException',
+      'validation.masqueradeInBody',
+      'masqueradeAs goes in the query string (it is signed with the URL), never in the body.',
+      { problematicField: 'masqueradeAs' },
+    );
+  }
 }
 
 /** Authentication: a promise when it has work to do, undefined when the route needs none. */
@@ -63,7 +97,10 @@ export type BeforeParse = (request: FastifyRequest, reply: FastifyReply) => Prom
 
 /** The JSON body, parsed now that the caller is known; an absent body reads as {} where a schema expects one. */
 function parsePendingBody(request: FastifyRequest): void {
-  if (request.jsonPending && request.rawBody) request.body = parseJsonBody(request.rawBody);
+  if (request.jsonPending && request.rawBody) {
+    request.body = parseJsonBody(request.rawBody);
+    refuseMasqueradeInBody(request.body);
+  }
   // Wyre clients post no body where every field is optional (or sent in the query): an absent
   // body reads as {}, so the schema can name a missing required field instead of "not an object".
   const rawRoute = request.routeOptions.config.rawBodyTypes !== undefined;
@@ -75,8 +112,10 @@ function parsePendingBody(request: FastifyRequest): void {
 /**
  * Bodies are read as raw bytes first and kept for signature checks. JSON is parsed only after
  * `beforeParse` (authentication) has passed, so an unauthenticated caller learns nothing from
- * our parser and signatures are checked over exactly what arrived. Any other media type is
- * refused with 415 unless the route lists it in `config.rawBodyTypes` (the handler gets a Buffer).
+ * our parser and signatures are checked over exactly what arrived. JSON sent without a type or
+ * under a JavaScript or plain-text type is read as JSON; an empty body of any type is no body.
+ * Any other media type is refused with 415 unless the route lists it in `config.rawBodyTypes`
+ * (the handler gets a Buffer).
  */
 export function installBodyParsers(app: FastifyInstance, beforeParse?: BeforeParse) {
   app.removeAllContentTypeParsers();
@@ -106,8 +145,17 @@ export function installBodyParsers(app: FastifyInstance, beforeParse?: BeforePar
   });
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (request, raw, done) => {
     const bytes = raw as Buffer;
+    const contentType = request.headers['content-type'] ?? '';
     request.rawBody = bytes;
-    if (acceptsRaw(request, request.headers['content-type'] ?? '')) return done(null, bytes);
+    if (acceptsRaw(request, contentType)) return done(null, bytes);
+    // A body-less POST (a confirm) sent with whatever type the client library defaults to; an
+    // upload route still names the types it takes.
+    const takesJson = request.routeOptions.config.rawBodyTypes === undefined;
+    if (bytes.length === 0 && takesJson) return done(null, undefined);
+    if (readsAsJson(request, contentType)) {
+      request.jsonPending = true;
+      return done(null, undefined);
+    }
     done(
       new ApiError(
         'UnsupportedMediaTypeException',

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from
 import FindMyWay from 'find-my-way';
 import { ApiError, notFound } from '../errors.ts';
 import { urlTextRefusal } from './unstorable-text.ts';
+import { isWyreApiRoute } from './wyre-types.ts';
 
 export const MAX_URL_BYTES = 8192;
 
@@ -37,6 +38,30 @@ const BODYLESS_METHODS = new Set(['GET', 'HEAD']);
 function hasBody(headers: Record<string, string | string[] | undefined>): boolean {
   const length = headers['content-length'];
   return (length !== undefined && length !== '0') || headers['transfer-encoding'] !== undefined;
+}
+
+/** Longest body a GET may carry when it is only an empty object: `{}` with some whitespace. */
+const EMPTY_OBJECT_MAX_BYTES = 32;
+const EMPTY_OBJECT = /^\s*\{\s*\}\s*$/;
+
+/** A GET whose declared body is short enough to be the `{}` some Wyre clients send with every call. */
+function mayBeEmptyObject(headers: Record<string, string | string[] | undefined>): boolean {
+  const length = Number(headers['content-length']);
+  return headers['transfer-encoding'] === undefined && length > 0 && length <= EMPTY_OBJECT_MAX_BYTES;
+}
+
+/** Reads the few bytes of a GET body (Fastify reads none for GET): kept for the signature check. */
+function readSmallBody(request: FastifyRequest): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    request.raw.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.raw.once('end', () => resolve(Buffer.concat(chunks)));
+    request.raw.once('error', reject);
+  });
+}
+
+function bodyNotAllowed(method: string): ApiError {
+  return new ApiError('ValidationException', 'validation.bodyNotAllowed', `${method} requests take no body.`);
 }
 
 export type ErrorResponder = (request: FastifyRequest, reply: FastifyReply, error: ApiError) => FastifyReply;
@@ -101,13 +126,17 @@ export function installRequestGuards(app: FastifyInstance, respond: ErrorRespond
       if (refusal) return done(refusal);
     }
     if (BODYLESS_METHODS.has(request.method) && hasBody(request.headers)) {
-      return done(
-        new ApiError(
-          'ValidationException',
-          'validation.bodyNotAllowed',
-          `${request.method} requests take no body.`,
-        ),
-      );
+      // Wyre's own Postman collection sends `{}` (and signs it) with some GETs: that much is
+      // read and kept for the signature; any other body is refused (docs/contract.md, decision 61).
+      // A path no route takes yet is judged by its prefix, so it answers its 404 rather than a 400.
+      const wyreApi = isWyreApiRoute(request.routeOptions.url ?? request.url);
+      if (!wyreApi || !mayBeEmptyObject(request.headers)) return done(bodyNotAllowed(request.method));
+      readSmallBody(request).then((bytes) => {
+        if (!EMPTY_OBJECT.test(bytes.toString('latin1'))) return done(bodyNotAllowed(request.method));
+        request.rawBody = bytes;
+        done();
+      }, done);
+      return;
     }
     done();
   });
