@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
-import { errorResponses, OPERATOR_SECURITY } from '../platform/http/openapi.ts';
+import { errorResponses, OPERATOR_SECURITY, withExample } from '../platform/http/openapi.ts';
+import { reconciliationExample } from './examples.ts';
 import type { ChainsDeps } from './port.ts';
 import { reconcileChain } from './reconciliation.ts';
 
@@ -42,7 +43,10 @@ export const chainsOperatorRoutes: FastifyPluginAsync<{ ctx: ChainsDeps }> = asy
         description:
           'Operator token only. Per currency of the chain: what customers hold on the ledger (liabilities), the house inventory and other house balances, the sends paid out on the ledger the chain has not confirmed (pendingWithdrawals), against what the hot wallet and the deposit addresses hold at the last block the watcher credited. `houseDepositAddress` is where the operator deposits to fund the inventory; `shortfall` is what the hot wallet lacks to pay the sends still queued (card deliveries waiting for funds among them). Amounts are numbers in currency units (strings with format=json_numberstring). 404 for a chain without real custody (no RPC URL); 503 when its node does not answer.',
         params: ChainParams,
-        response: { 200: Reconciliation, ...errorResponses(401, 404, 503) },
+        response: {
+          200: withExample(Reconciliation, reconciliationExample),
+          ...errorResponses(401, 404, 503),
+        },
       },
     },
     (request) => reconcileChain(ctx, request.params.name),
