@@ -8,6 +8,9 @@ import {
   parseEvmChains,
   parseEvmSendSettings,
 } from './chains/evm/settings.ts';
+import { ConfigError } from './config-error.ts';
+
+export { ConfigError };
 
 /**
  * Every setting Rampart reads from the environment, validated once at start.
@@ -85,15 +88,6 @@ export interface Config {
    * fills it in (production requires it when a chain is configured). Never logged.
    */
   custodySeed: string | undefined;
-}
-
-export class ConfigError extends Error {
-  constructor(
-    readonly variable: string,
-    reason: string,
-  ) {
-    super(`${variable}: ${reason}`);
-  }
 }
 
 type Env = Record<string, string | undefined>;

@@ -14,20 +14,11 @@ import { type TransferStanding, transferStandings } from '../users/transfer-stan
 import { walletOwners } from '../wallets/service.ts';
 import type { TransferRulesDeps } from './deps.ts';
 import { transferErrors } from './errors.ts';
+import type { Party } from './party.ts';
 import { assertWalletsStanding, type Drawer, walletIds, walletOwnerUsers } from './wallet-parties.ts';
 
+export type { Party } from './party.ts';
 export { type Drawer, drawerOf } from './wallet-parties.ts';
-
-/**
- * A transfer's source or dest, read from its SRN (API.md: a bare `AC_…` is an account). A
- * payment method is a bank account: a payout as dest, an ACH pull (`…:ach`) as source.
- */
-export type Party =
-  | { kind: 'account'; srn: string; id: string }
-  | { kind: 'user'; srn: string; id: string }
-  | { kind: 'wallet'; srn: string; id: string }
-  | { kind: 'chain'; srn: string; chain: Chain; address: string }
-  | { kind: 'bank'; srn: string; id: string };
 
 /**
  * `paymentmethod:PA_…` (any case of the type, as clients send `paymentMethod:`), with `:ach` on

@@ -1,7 +1,7 @@
 import type { Scope } from '../identity/types.ts';
 import type { TransferStanding } from '../users/transfer-standing.ts';
 import { transferErrors } from './errors.ts';
-import type { Party } from './parties.ts';
+import type { Party } from './party.ts';
 
 /**
  * `wallet:WA_…` as a transfer party (docs/contract.md, decision 34). A wallet is drawn on by its

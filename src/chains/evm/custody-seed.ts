@@ -1,6 +1,6 @@
 import { validateMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
-import { ConfigError } from '../../config.ts';
+import { ConfigError } from '../../config-error.ts';
 
 /**
  * RAMPART_CUSTODY_SEED: a BIP-39 mnemonic (English word list, checksum checked). The refusal

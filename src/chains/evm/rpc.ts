@@ -7,7 +7,7 @@ import {
   type WalletClient,
 } from 'viem';
 import { type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
-import { ConfigError } from '../../config.ts';
+import { ConfigError } from '../../config-error.ts';
 import type { StartLog } from '../port.ts';
 import type { CustodyAccount } from './custody-keys.ts';
 import type { EvmChainSettings } from './settings.ts';

@@ -1,4 +1,4 @@
-import { ConfigError } from '../../config.ts';
+import { ConfigError } from '../../config-error.ts';
 import { CHAINS, type Chain, isEvmChain } from '../addresses.ts';
 
 /**
