@@ -85,6 +85,7 @@ export function evmChain(
   return {
     currencies: [settings.nativeCurrency, ...settings.tokens.map((token) => token.currency)],
     simulatesDeposits: deposits.simulatesDeposits,
+    booksGas: true,
     depositAddress: deposits.depositAddress,
     registerWatcher: deposits.registerWatcher,
     reconcile: (ctx) => reconcileEvmChain(ctx, deposits.swept),
