@@ -37,7 +37,7 @@ export function evmChain(
   let probe: NodeJS.Timeout | undefined;
   const decimals = new Map<string, number>();
   const kind = senderJobKind(settings.chain);
-  const deposits = evmDepositSide(settings, keys, rpc.publicClient);
+  const deposits = evmDepositSide(settings, keys, rpc.watchClient);
 
   const runtime: EvmChainRuntime = {
     settings,
