@@ -39,6 +39,7 @@ import { createPool, type Db, withTransaction } from '../src/platform/db/pool.ts
 import { JobRunner } from '../src/platform/jobs/runner.ts';
 import { Money } from '../src/platform/money.ts';
 import { type EvmNode, startEvmNode } from '../test/helpers/evm-node.ts';
+import { markdownTable } from './report.ts';
 import { percentile } from './stats.ts';
 
 const SEED = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
@@ -314,10 +315,10 @@ async function catchUp(bench: Bench, addresses: readonly Address[]) {
 }
 
 async function machineLine(db: Db): Promise<string> {
-  const { rows } = await db.query<{ version: string }>('SHOW server_version');
+  const { rows } = await db.query<{ server_version: string }>('SHOW server_version');
   const cpus = os.cpus();
   const memory = (os.totalmem() / 1024 ** 3).toFixed(1);
-  return `${cpus.length} CPUs (${cpus[0]?.model.trim() ?? 'unknown'}), ${memory} GiB memory, ${os.type()} ${os.release()} ${os.arch()}; Node ${process.version}; PostgreSQL ${rows[0]!.version}; load average ${os.loadavg()[0]!.toFixed(2)}`;
+  return `${cpus.length} CPUs (${cpus[0]?.model.trim() ?? 'unknown'}), ${memory} GiB memory, ${os.type()} ${os.release()} ${os.arch()}; Node ${process.version}; PostgreSQL ${rows[0]!.server_version}; load average ${os.loadavg()[0]!.toFixed(2)}`;
 }
 
 const fixed = (value: number, digits = 1) => value.toFixed(digits);
@@ -360,15 +361,26 @@ async function main() {
       `- Machine: ${machine} at end, ${loadAtStart.toFixed(2)} at start`,
       "- Node: hardhat 2 (test/helpers/evm-node.ts) on 127.0.0.1; Rampart's watcher and sender run in the bench process on a fresh `rampart_bench_chain` database; the sweeper does not run",
       '',
-      '| figure | value | what it means |',
-      '| --- | ---: | --- |',
-      `| deposit-to-credit p50 | ${latency.p50} ms | ${DEPOSITS} native deposits to ${DEPOSITS} of ${ADDRESSES} deposit addresses, one every 100 ms; from the node accepting the payment to its credit committed; ${CONFIRMATIONS} confirmations, a block every second (interval mining), the watcher run every second |`,
-      `| deposit-to-credit p99 | ${latency.p99} ms | as above |`,
-      `| withdrawals/s, Rampart, to the node | ${fixed(rampart.accepted)} | ${SENDS} sends queued in one transaction until the node holds all ${SENDS} of the hot wallet's transactions (its pending nonce) |`,
-      `| withdrawals/s, Rampart, confirmed | ${fixed(rampart.confirmed)} | the same ${SENDS} until every send is settled with ${CONFIRMATIONS} confirmations (${rampart.failed} failed) |`,
-      `| transfers/s, viem direct, to the node | ${fixed(direct.accepted)} | ${SENDS} transfers signed beforehand, sent one after another with sendRawTransaction |`,
-      `| transfers/s, viem direct, confirmed | ${fixed(direct.confirmed)} | the same ${SENDS} until the block after the last one's (${CONFIRMATIONS} confirmations) |`,
-      `| watcher catch-up | ${fixed(caught.rate)} blocks/s | ${caught.blocks} blocks read from the watcher's cursor, ${CATCH_UP_DEPOSITS} deposits among them (${caught.credited} credited), ${ADDRESSES} deposit addresses, in ${caught.passes} passes of up to 100 blocks, ${fixed(caught.seconds)} s |`,
+      ...markdownTable(
+        ['figure', 'value'],
+        ['left', 'right'],
+        [
+          ['deposit-to-credit p50', `${latency.p50} ms`],
+          ['deposit-to-credit p99', `${latency.p99} ms`],
+          ['withdrawals/s, Rampart, to the node', fixed(rampart.accepted)],
+          ['withdrawals/s, Rampart, confirmed', fixed(rampart.confirmed)],
+          ['transfers/s, viem direct, to the node', fixed(direct.accepted)],
+          ['transfers/s, viem direct, confirmed', fixed(direct.confirmed)],
+          ['watcher catch-up', `${fixed(caught.rate)} blocks/s`],
+        ],
+      ),
+      '',
+      'What each figure means:',
+      '',
+      `- deposit-to-credit: ${DEPOSITS} native deposits to ${DEPOSITS} of ${ADDRESSES} deposit addresses, one every 100 ms; from the node accepting the payment to its credit committed in PostgreSQL; ${CONFIRMATIONS} confirmations, a block every second (interval mining), the watcher run every second as its job is`,
+      `- withdrawals/s, Rampart: ${SENDS} sends of the hot wallet queued in one transaction (the chains port, as withdrawals queue them), worked by the EVM sender; "to the node" until the node holds all ${SENDS} transactions (the hot wallet's pending nonce), "confirmed" until every send is settled with ${CONFIRMATIONS} confirmations (${rampart.failed} failed)`,
+      `- transfers/s, viem direct: ${SENDS} transfers signed beforehand with one funded key, sent one after another with sendRawTransaction; "confirmed" until the block after the last one's (${CONFIRMATIONS} confirmations)`,
+      `- watcher catch-up: ${caught.blocks} blocks read from the watcher's cursor, ${CATCH_UP_DEPOSITS} deposits among them (${caught.credited} credited), ${ADDRESSES} deposit addresses, in ${caught.passes} passes of up to 100 blocks, ${fixed(caught.seconds)} s`,
     ].join('\n');
     await writeResults(section);
     log(`written to ${RESULTS}`);
