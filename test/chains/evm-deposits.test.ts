@@ -382,7 +382,7 @@ describe('sweeping, inventory and reconciliation', () => {
 });
 
 describe('the watcher with many deposit addresses', () => {
-  it('reads 1,000 addresses in a few batched requests a pass, and still finds an internal transfer among them', async () => {
+  it('reads 1,000 addresses in a few batched requests a pass, finds an internal transfer among them, and sweeps it', async () => {
     const keys = custodyKeys(SEED);
     for (let index = 0; index < 1000; index++)
       await evmDepositAddress(t.database.db, keys, 'ethereum', `user:US_many${index}`);
@@ -408,5 +408,14 @@ describe('the watcher with many deposit addresses', () => {
     expect(balanceReads).toBeGreaterThan(1000);
     // Reads issued together go as JSON-RPC batches of up to 500 calls each.
     expect(proxy.requests).toBeLessThanOrEqual(12);
+
+    // The sweeper reads every address's holdings together, then works only those holding coin.
+    proxy.calls = [];
+    proxy.requests = 0;
+    const sweep = await sweepOnce(t.ctx, side.swept);
+    expect(sweep.failed).toBe(0);
+    expect(sweep.sent).toBeGreaterThanOrEqual(1);
+    expect(proxy.calls.filter((call) => call.method === 'eth_getBalance').length).toBeGreaterThan(1000);
+    expect(proxy.requests).toBeLessThanOrEqual(60);
   }, 60_000);
 });

@@ -15,7 +15,7 @@ import type { EvmChainSettings } from './settings.ts';
 /** One JSON-RPC call's bound: a node that hangs must not hold a worker's job for its whole lease. */
 const RPC_TIMEOUT_MS = 10_000;
 
-/** Calls per JSON-RPC batch: what one watcher read issues at once (watcher.ts READS_AT_ONCE). */
+/** Calls per JSON-RPC batch: what one watcher read issues at once (batched-reads.ts READS_AT_ONCE). */
 const BATCH_SIZE = 500;
 /** A batch of BATCH_SIZE reads answers slower than one call: its own bound. */
 const BATCH_TIMEOUT_MS = 30_000;

@@ -4,6 +4,7 @@ import { randomChars } from '../../platform/ids.ts';
 import { Money } from '../../platform/money.ts';
 import type { Chain } from '../addresses.ts';
 import type { ChainDeposit, ChainsDeps } from '../port.ts';
+import { readAll } from './batched-reads.ts';
 import {
   advanceCursor,
   type DepositKeyRow,
@@ -32,7 +33,7 @@ import {
  * transaction, no log), so no pass can tell which addresses received one; every pass reads every
  * deposit address's balance, once per range (not per block). Those reads, the range's blocks and
  * the receipts of the transactions that touch deposit addresses are issued together, READS_AT_ONCE
- * at a time, on a client whose transport sends concurrent calls as JSON-RPC batches (rpc.ts
+ * at a time (batched-reads.ts), on a client whose transport sends concurrent calls as JSON-RPC batches (rpc.ts
  * watchClient): thousands of addresses cost a few HTTP round trips per pass, not one per address.
  */
 export interface WatchedChain {
@@ -59,17 +60,6 @@ const DECIMALS_ABI = [
   },
 ] as const;
 const NATIVE_DECIMALS = 18;
-/** Calls issued together (so batched together): bounds one pass's memory and the node's batch size. */
-const READS_AT_ONCE = 500;
-
-/** `read` of every item, READS_AT_ONCE in flight at a time; answers in the items' order. */
-async function readAll<T, R>(items: readonly T[], read: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = [];
-  for (let start = 0; start < items.length; start += READS_AT_ONCE)
-    results.push(...(await Promise.all(items.slice(start, start + READS_AT_ONCE).map(read))));
-  return results;
-}
-
 /** What one pass did: the blocks read (none when caught up) and the deposits credited. */
 export interface WatchPass {
   from: bigint;
