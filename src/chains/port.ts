@@ -45,6 +45,12 @@ export interface ChainBackend {
    * coin to a contract), or undefined. Throws when the node cannot be asked.
    */
   destinationRefusal?(address: string, currency: string): Promise<string | undefined>;
+  /**
+   * True when the backend books the gas each of its sends actually paid (from house:fees to
+   * external:chain:<chain>): a payout's quoted network fee is then the house's, not the chain's
+   * (contract decision 73). The simulated chain pays exactly the quoted fee and books nothing.
+   */
+  readonly booksGas?: boolean;
   /** False while the chain's node cannot be reached: new sends are refused as transient (503). */
   reachable?(): boolean;
   /** The start check (a real chain: the node's chain id); throws to stop the start. */
@@ -165,6 +171,11 @@ export function chainSendsAvailable(ctx: ChainsDeps, chain: Chain): boolean {
 export function chainCarries(ctx: ChainsDeps, chain: Chain, currency: string): boolean {
   const configured = ctx.chains.backends[chain]?.currencies;
   return configured ? configured.includes(currency) : chainsForCurrency(currency).includes(chain);
+}
+
+/** Whether `chain`'s backend books the gas its sends pay (see ChainBackend.booksGas). */
+export function chainBooksGas(ctx: Pick<ChainsDeps, 'chains'>, chain: Chain): boolean {
+  return ctx.chains.backends[chain]?.booksGas === true;
 }
 
 /** Whether `chain`'s node answers now (a backend without a node always does). */

@@ -123,7 +123,7 @@ async function requestMovement(
 /** A pull's funds arrive in the dest, held there until the bank settles. */
 async function arrivePending(ctx: TransferRulesDeps, tx: Tx, row: NewTransfer, dest: Party) {
   const reference = `transfer:${row.id}`;
-  await postEntry(tx, { kind: TRANSFER_ENTRY_KIND, reference, postings: transferPostings(row, dest) });
+  await postEntry(tx, { kind: TRANSFER_ENTRY_KIND, reference, postings: transferPostings(ctx, row, dest) });
   const holdId = await placeHold(tx, {
     owner: dest.srn,
     currency: row.dest_currency,
@@ -253,7 +253,7 @@ async function settle(ctx: TransferRulesDeps, tx: Tx, row: TransferRow, parties:
     await settleHold(tx, row.hold_id!, {
       kind: TRANSFER_ENTRY_KIND,
       reference: `transfer:${row.id}`,
-      postings: transferPostings(row, parties.dest),
+      postings: transferPostings(ctx, row, parties.dest),
     });
   } else {
     await voidHold(tx, row.hold_id!);
@@ -276,7 +276,7 @@ async function fail(ctx: TransferRulesDeps, tx: Tx, row: TransferRow, parties: P
       kind: 'transfer.returned',
       reference: `transfer:${row.id}`,
       memo: reason,
-      postings: reversalPostings(transferPostings(row, parties.dest)),
+      postings: reversalPostings(transferPostings(ctx, row, parties.dest)),
     });
   }
   const at = ctx.clock.now();
@@ -299,7 +299,7 @@ async function reverseSettled(
   parties: Parties,
   reason: string,
 ) {
-  let postings = reversalPostings(transferPostings(row, parties.dest));
+  let postings = reversalPostings(transferPostings(ctx, row, parties.dest));
   if (!isPayout(parties)) {
     const owed = new Money(row.dest_amount);
     const available = (await balancesOf(tx, parties.dest.srn)).availableBalances[row.dest_currency];

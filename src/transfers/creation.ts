@@ -1,5 +1,6 @@
 import { type TransferCreatedArguments, transferCreatedArguments } from '../callbacks/service.ts';
 import { chainsForCurrency } from '../chains/addresses.ts';
+import { type ChainsDeps, chainBooksGas } from '../chains/port.ts';
 import type { Scope } from '../identity/types.ts';
 import { type HoldArguments, holdArguments, ledgerRefusal, type NewEntry } from '../ledger/service.ts';
 import { Money } from '../platform/money.ts';
@@ -121,7 +122,7 @@ export function creationHold(p: PreparedTransfer, fresh: NewTransfer): HoldArgum
  * The transfer's settlement entry from its figures as stored (or about to be: a new row's amounts
  * are its quote's): what settles it, and what a reversal negates.
  */
-export function transferPostings(row: NewTransfer, dest: Party) {
+export function transferPostings(ctx: Pick<ChainsDeps, 'chains'>, row: NewTransfer, dest: Party) {
   return settlementPostings({
     // An ACH pull's source is the outside world: external:bank.
     sourceOwner: row.source.toLowerCase().startsWith('paymentmethod:') ? 'external:bank' : row.source,
@@ -133,15 +134,20 @@ export function transferPostings(row: NewTransfer, dest: Party) {
     sourceAmountWithoutFees: new Money(row.source_amount_without_fees),
     destAmount: new Money(row.dest_amount),
     networkFee: new Money(row.network_fee),
+    houseKeepsNetworkFee: dest.kind === 'chain' && chainBooksGas(ctx, dest.chain),
   });
 }
 
 /** A transfer settled at creation: its legs (postings.ts). */
-export function settlementEntry(p: PreparedTransfer, fresh: NewTransfer): NewEntry {
+export function settlementEntry(
+  ctx: Pick<ChainsDeps, 'chains'>,
+  p: PreparedTransfer,
+  fresh: NewTransfer,
+): NewEntry {
   return {
     kind: TRANSFER_ENTRY_KIND,
     reference: `transfer:${fresh.id}`,
-    postings: transferPostings(fresh, p.dest),
+    postings: transferPostings(ctx, fresh, p.dest),
   };
 }
 

@@ -76,7 +76,7 @@ export async function onTransferOutcome(
     kind: 'transfer.returned',
     reference: outcome.reference,
     memo: outcome.failureReason ?? 'chain send failed',
-    postings: reversalPostings(transferPostings(row, dest)),
+    postings: reversalPostings(transferPostings(ctx, row, dest)),
   });
   await changeStatus(tx, row.id, {
     status: 'FAILED',

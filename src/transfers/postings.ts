@@ -4,11 +4,16 @@ import { Money } from '../platform/money.ts';
 /**
  * The ledger legs of a transfer (DESIGN.md "Ledger"): S = sourceAmount, W = without fees,
  * D = destAmount, NF = network fee (dest currency). Fees go to house:fees, the exchange runs
- * through house:fx, and a chain payout goes to external:chain:<chain>, miner fee included:
+ * through house:fx, and a chain payout goes to external:chain:<chain>. Where the NF goes depends
+ * on who pays the miners (contract decision 73): a simulated chain's send pays exactly the NF, so
+ * it leaves with the payout (chain +NF); a real chain's sender books the gas it actually paid
+ * from house:fees when the transaction is mined, so the NF the partner paid is the house's
+ * (house:fees +NF, in the dest currency) and custody loses the gas once:
  *
  *   same currency: source −S, dest +D, chain +NF, house:fees +(S − D − NF)
  *   exchange:      source −S, house:fx +W, house:fees +(S − W)        (source currency)
  *                  house:fx −D, dest +D, house:fees −NF, chain +NF     (dest currency)
+ *   real chain:    the chain +NF leg is house:fees +NF instead
  *
  * Legs for the same owner and currency are merged and zero legs dropped, so a free book
  * transfer is exactly two postings.
@@ -24,6 +29,8 @@ export interface SettlementFigures {
   sourceAmountWithoutFees: Money;
   destAmount: Money;
   networkFee: Money;
+  /** True when the chain's sender books the gas it pays itself: the NF stays with house:fees. */
+  houseKeepsNetworkFee: boolean;
 }
 
 export function settlementPostings(f: SettlementFigures): Posting[] {
@@ -40,7 +47,7 @@ export function settlementPostings(f: SettlementFigures): Posting[] {
     add('house:fees', f.destCurrency, f.networkFee.negated());
   }
   add(f.destOwner, f.destCurrency, f.destAmount);
-  if (f.chainOwner) add(f.chainOwner, f.destCurrency, f.networkFee);
+  if (f.chainOwner) add(f.houseKeepsNetworkFee ? 'house:fees' : f.chainOwner, f.destCurrency, f.networkFee);
   return merged(legs);
 }
 

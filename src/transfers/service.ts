@@ -155,7 +155,7 @@ export async function createSettledTransfer(
   }
   const settled = { row, callbacks: creationCallbacks(ctx, scope, prepared, row) };
   try {
-    await steps.run(insertSettled, { settled, entry: entryArguments(settlementEntry(prepared, row)) });
+    await steps.run(insertSettled, { settled, entry: entryArguments(settlementEntry(ctx, prepared, row)) });
   } catch (error) {
     throw creationRefusal(error);
   }
@@ -206,7 +206,7 @@ export async function confirmTransfer(
   await settleHold(tx, row.hold_id!, {
     kind: TRANSFER_ENTRY_KIND,
     reference: `transfer:${row.id}`,
-    postings: transferPostings(row, dest),
+    postings: transferPostings(ctx, row, dest),
   });
   const updated = await changeStatus(tx, row.id, {
     status: dest.kind === 'chain' ? 'PENDING' : 'COMPLETED',

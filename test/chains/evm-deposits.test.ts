@@ -13,7 +13,9 @@ import {
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { custodyKeys } from '../../src/chains/evm/custody-keys.ts';
+import { evmDepositAddress } from '../../src/chains/evm/deposit-addresses.ts';
 import { type EvmDepositSide, evmDepositSide } from '../../src/chains/evm/deposit-side.ts';
+import { evmRpc } from '../../src/chains/evm/rpc.ts';
 import { type EvmChainSettings, parseEvmChains } from '../../src/chains/evm/settings.ts';
 import { sweepOnce } from '../../src/chains/evm/sweeper.ts';
 import { watchOnce } from '../../src/chains/evm/watcher.ts';
@@ -21,6 +23,7 @@ import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { type EvmNode, startEvmNode } from '../helpers/evm-node.ts';
 import type { PartnerCredentials } from '../helpers/partner.ts';
 import { freePort } from '../helpers/process.ts';
+import { type RpcProxy, startRpcProxy } from '../helpers/rpc-proxy.ts';
 import {
   approvedUser,
   balances,
@@ -44,6 +47,8 @@ let token: Address;
 let side: EvmDepositSide;
 let settings: EvmChainSettings;
 let client: PublicClient;
+/** Between the watcher and the node: counts its HTTP requests and calls. */
+let proxy: RpcProxy;
 let payer: ReturnType<typeof privateKeyToAccount>;
 
 beforeAll(async () => {
@@ -62,16 +67,23 @@ beforeAll(async () => {
   ({ t, partner } = f);
   client = createPublicClient({ transport: http(node.rpcUrl) }) as PublicClient;
   settings = parseEvmChains(env).ethereum!;
-  side = evmDepositSide(settings, custodyKeys(SEED), client);
+  proxy = await startRpcProxy(node.rpcUrl);
+  side = evmDepositSide(settings, custodyKeys(SEED), watchClient());
   payer = privateKeyToAccount(node.fundedKeys[1]!);
   await node.mintToken(token, payer.address, parseUnits('1000000', 6));
   // The watcher starts at the newest confirmed block: every deposit below comes after it.
   await watchOnce(t.ctx, side.watched);
 }, 60_000);
 afterAll(async () => {
+  await proxy?.close();
   await f?.t.close();
   await node?.stop();
 });
+
+/** The client the backend gives its watcher and sweeper (batching), through the proxy. */
+function watchClient(): PublicClient {
+  return evmRpc({ ...settings, rpcUrl: proxy.url }, custodyKeys(SEED).hotWallet()).watchClient;
+}
 
 const FORWARDER_ABI = [
   {
@@ -250,7 +262,7 @@ describe('the EVM deposit watcher', () => {
     await payNative(address!, '0.5');
     await node.mine(250);
     // A new watcher (a restarted worker) with the same settings, reading in bounded ranges.
-    const restarted = evmDepositSide(settings, custodyKeys(SEED), client);
+    const restarted = evmDepositSide(settings, custodyKeys(SEED), watchClient());
     let passes = 0;
     for (; passes < 20; passes++) if (!(await watchOnce(t.ctx, restarted.watched))?.behind) break;
     expect(passes).toBeGreaterThanOrEqual(2);
@@ -367,4 +379,43 @@ describe('sweeping, inventory and reconciliation', () => {
     const response = await operator(t, 'GET', '/operator/v1/chains/bitcoin/reconciliation');
     expect(response.status).toBe(404);
   });
+});
+
+describe('the watcher with many deposit addresses', () => {
+  it('reads 1,000 addresses in a few batched requests a pass, finds an internal transfer among them, and sweeps it', async () => {
+    const keys = custodyKeys(SEED);
+    for (let index = 0; index < 1000; index++)
+      await evmDepositAddress(t.database.db, keys, 'ethereum', `user:US_many${index}`);
+    const userId = await approvedUser(t, partner);
+    const { ETH: address } = await depositAddresses(t, partner, userId);
+    const forwarder = await node.deployForwarder();
+    const hash = await wallet().writeContract({
+      address: forwarder,
+      abi: FORWARDER_ABI,
+      functionName: 'forward',
+      args: [address as Address],
+      value: parseEther('0.125'),
+      chain: null,
+    });
+    expect((await client.waitForTransactionReceipt({ hash })).status).toBe('success');
+    await node.mine(CONFIRMATIONS);
+    proxy.calls = [];
+    proxy.requests = 0;
+    const pass = await watchOnce(t.ctx, side.watched);
+    expect(pass?.behind).toBe(false);
+    expect((await balances(t, `user:${userId}`)).total).toEqual({ ETH: '0.125' });
+    const balanceReads = proxy.calls.filter((call) => call.method === 'eth_getBalance').length;
+    expect(balanceReads).toBeGreaterThan(1000);
+    // Reads issued together go as JSON-RPC batches of up to 500 calls each.
+    expect(proxy.requests).toBeLessThanOrEqual(12);
+
+    // The sweeper reads every address's holdings together, then works only those holding coin.
+    proxy.calls = [];
+    proxy.requests = 0;
+    const sweep = await sweepOnce(t.ctx, side.swept);
+    expect(sweep.failed).toBe(0);
+    expect(sweep.sent).toBeGreaterThanOrEqual(1);
+    expect(proxy.calls.filter((call) => call.method === 'eth_getBalance').length).toBeGreaterThan(1000);
+    expect(proxy.requests).toBeLessThanOrEqual(60);
+  }, 60_000);
 });

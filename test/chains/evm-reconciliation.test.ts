@@ -34,8 +34,9 @@ import {
 import { chainEnv, RECIPIENT, SEED } from './evm/support.ts';
 
 /**
- * Reconciliation after a mixed run on the real node: the house's inventory deposit, customers'
- * native and token deposits, a withdrawal, a send that fails, a card order's delivery, sweeps;
+ * Reconciliation after a mixed run on the real node, with non-zero network fees: the house's
+ * inventory deposit, customers' native and token deposits, native and token withdrawals, a send
+ * that fails, a card order's delivery, sweeps;
  * then custody balances per currency, and a planted discrepancy is reported.
  */
 let node: EvmNode;
@@ -55,12 +56,11 @@ beforeAll(async () => {
   swept = evmDepositSide(parseEvmChains(env).ethereum!, custodyKeys(SEED), node.client).swept;
   await checkChainIds(t.ctx.chains.backends, { warn: () => undefined });
   partner = await createPartner(t, { usersApi: true });
-  // A withdrawal's quoted network fee goes to external:chain on the ledger while the gas the hot
-  // wallet pays is booked from house:fees as well (contract decision 73): with a fee, custody on
-  // chain ends that fee above the ledger (reported as a defect). Without one, the books are exact.
+  // Non-zero network fees (contract decision 73): the partner pays them to the house, while the
+  // gas the hot wallet pays leaves custody once, from house:fees.
   const fees = await operator(t, 'PUT', '/operator/v1/fees', {
     ...DEFAULT_FEE_SCHEDULE,
-    networkFees: { ...DEFAULT_FEE_SCHEDULE.networkFees, ETH: '0', USDC: '0' },
+    networkFees: { ...DEFAULT_FEE_SCHEDULE.networkFees, ETH: '0.0004', USDC: '1' },
   });
   expect(fees.status).toBe(200);
   worker = workerFor(t);
@@ -122,7 +122,7 @@ async function transferStatus(userId: string, id: string) {
 }
 
 describe('the reconciliation of a real chain', () => {
-  it('balances after deposits, a withdrawal, a failed send, a card delivery and sweeps; reports a planted discrepancy', async () => {
+  it('balances after deposits, native and token withdrawals with network fees, a failed send, a card delivery and sweeps; reports a planted discrepancy', async () => {
     // A card order before the house has any coin: its delivery waits, and the operator sees why.
     const { reservation, amount } = await lockedReservation(t, cardPartner);
     const order = await createOrder(t, cardPartner, orderBody(cardPartner, reservation, amount));
@@ -170,8 +170,42 @@ describe('the reconciliation of a real chain', () => {
       await work(1);
     expect(await transferStatus(userId, failing.id)).toBe('FAILED');
     await node.client.waitForTransactionReceipt({ hash: await node.pauseToken(token, false) });
+    const tokenSent = await call(t, partner, userId, 'POST', '/v3/transfers', {
+      source: `user:${userId}`,
+      sourceCurrency: 'USDC',
+      destCurrency: 'USDC',
+      sourceAmount: '30',
+      dest: `ethereum:${RECIPIENT}`,
+      autoConfirm: true,
+    });
+    const tokenWithdrawal = (await tokenSent.json()) as { id: string };
+    expect(tokenSent.status, JSON.stringify(tokenWithdrawal)).toBe(200);
     await work(40);
     expect(await transferStatus(userId, withdrawal.id)).toBe('COMPLETED');
+    expect(await transferStatus(userId, tokenWithdrawal.id)).toBe('COMPLETED');
+    // The quoted network fees are the house's: the withdrawal's entry gives the chain only the
+    // amount sent; the gas the hot wallet paid is its own entry (chain.gas) from house:fees.
+    const charged = await t.database.db.query<{ network_fee: string }>(
+      'SELECT network_fee::text FROM transfers WHERE id = ANY($1) ORDER BY dest_currency',
+      [[withdrawal.id, tokenWithdrawal.id]],
+    );
+    expect(charged.rows.map((row) => Number(row.network_fee))).toEqual([0.0004, 1]);
+    for (const id of [withdrawal.id, tokenWithdrawal.id]) {
+      const { rows } = await t.database.db.query<{
+        kind: string;
+        owner: string;
+        amount: string;
+        sent: string;
+      }>(
+        `SELECT e.kind, p.owner, p.amount::text, s.amount::text AS sent
+           FROM ledger_entries e JOIN ledger_postings p ON p.entry_id = e.id
+           JOIN chain_sends s ON s.reference = e.reference
+          WHERE e.reference = $1 AND p.owner = 'external:chain:ethereum' ORDER BY e.id`,
+        [`transfer:${id}`],
+      );
+      expect(rows.map((row) => row.kind)).toEqual(['transfer', 'chain.gas']);
+      expect(new Money(rows[0]!.amount).eq(new Money(rows[0]!.sent))).toBe(true);
+    }
     const delivered = await readOrder(t, cardPartner, String(order.body.id));
     expect(delivered.status).toBe('COMPLETE');
     // The delivery drew on the inventory the operator deposited.

@@ -18,6 +18,8 @@ export interface RpcProxy {
   mode: ProxyMode;
   /** Every call seen, in order (batched calls one by one). */
   calls: RpcCall[];
+  /** HTTP requests seen (a JSON-RPC batch is one). */
+  requests: number;
   /** Runs before a call is forwarded; may stop it (the caller then gets no answer). */
   before: ((call: RpcCall) => 'forward' | 'hang') | undefined;
   /** Runs once the node answered, before the answer goes back. */
@@ -31,6 +33,7 @@ export async function startRpcProxy(target: string): Promise<RpcProxy> {
     url: '',
     mode: 'forward',
     calls: [],
+    requests: 0,
     before: undefined,
     after: undefined,
     close: async () => {
@@ -42,6 +45,7 @@ export async function startRpcProxy(target: string): Promise<RpcProxy> {
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks).toString();
+    proxy.requests++;
     const parsed = JSON.parse(body) as
       | { id: unknown; method: string; params?: unknown[] }
       | { id: unknown; method: string; params?: unknown[] }[];

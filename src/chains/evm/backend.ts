@@ -37,7 +37,7 @@ export function evmChain(
   let probe: NodeJS.Timeout | undefined;
   const decimals = new Map<string, number>();
   const kind = senderJobKind(settings.chain);
-  const deposits = evmDepositSide(settings, keys, rpc.publicClient);
+  const deposits = evmDepositSide(settings, keys, rpc.watchClient);
 
   const runtime: EvmChainRuntime = {
     settings,
@@ -85,6 +85,7 @@ export function evmChain(
   return {
     currencies: [settings.nativeCurrency, ...settings.tokens.map((token) => token.currency)],
     simulatesDeposits: deposits.simulatesDeposits,
+    booksGas: true,
     depositAddress: deposits.depositAddress,
     registerWatcher: deposits.registerWatcher,
     reconcile: (ctx) => reconcileEvmChain(ctx, deposits.swept),

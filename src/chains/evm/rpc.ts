@@ -15,9 +15,19 @@ import type { EvmChainSettings } from './settings.ts';
 /** One JSON-RPC call's bound: a node that hangs must not hold a worker's job for its whole lease. */
 const RPC_TIMEOUT_MS = 10_000;
 
+/** Calls per JSON-RPC batch: what one watcher read issues at once (batched-reads.ts READS_AT_ONCE). */
+const BATCH_SIZE = 500;
+/** A batch of BATCH_SIZE reads answers slower than one call: its own bound. */
+const BATCH_TIMEOUT_MS = 30_000;
+
 /** A chain's node as the backend talks to it: reads, and the hot wallet's signing account. */
 export interface EvmRpc {
   publicClient: PublicClient;
+  /**
+   * The deposit side's reads (watcher, sweeper): concurrent calls go out as JSON-RPC batches of
+   * up to BATCH_SIZE, so reading thousands of deposit addresses costs a few HTTP requests.
+   */
+  watchClient: PublicClient;
   /** The hot wallet's client; its account signs locally (the key never leaves this process). */
   walletClient: WalletClient;
   hotAccount: PrivateKeyAccount;
@@ -36,8 +46,14 @@ export function evmRpc(settings: EvmChainSettings, hot: CustodyAccount): EvmRpc 
     rpcUrls: { default: { http: [settings.rpcUrl] } },
   });
   const hotAccount = privateKeyToAccount(hot.privateKey);
+  const batched = http(settings.rpcUrl, {
+    timeout: BATCH_TIMEOUT_MS,
+    retryCount: 0,
+    batch: { batchSize: BATCH_SIZE, wait: 0 },
+  });
   return {
     publicClient: createPublicClient({ chain, transport, cacheTime: 0 }) as PublicClient,
+    watchClient: createPublicClient({ chain, transport: batched, cacheTime: 0 }) as PublicClient,
     walletClient: createWalletClient({ account: hotAccount, chain, transport }),
     hotAccount,
   };

@@ -13,6 +13,7 @@ import { type Db, withTransaction } from '../../platform/db/pool.ts';
 import { randomChars } from '../../platform/ids.ts';
 import { Money } from '../../platform/money.ts';
 import { type ChainsDeps, requestChainSend } from '../port.ts';
+import { readAll } from './batched-reads.ts';
 import { type DepositKeyRow, depositKeysOf, insertSweep, openSweeps, settleSweep } from './deposit-store.ts';
 import { SWEEP_GAS } from './sweep-gas.ts';
 import type { WatchedChain } from './watcher.ts';
@@ -54,8 +55,9 @@ export async function sweepOnce(ctx: ChainsDeps, chain: SweptChain): Promise<Swe
   return underSweepLock(ctx.db, chain.chain, async () => {
     const settled = await settleOpenSweeps(ctx, chain);
     const busy = new Set((await openSweeps(ctx.db, chain.chain)).map((sweep) => sweep.address.toLowerCase()));
-    const keys = (await depositKeysOf(ctx.db, chain.chain)).filter(
-      (key) => !busy.has(key.address.toLowerCase()),
+    const keys = await addressesHolding(
+      chain,
+      (await depositKeysOf(ctx.db, chain.chain)).filter((key) => !busy.has(key.address.toLowerCase())),
     );
     let sent = 0;
     let failed = 0;
@@ -126,6 +128,35 @@ async function settleOpenSweeps(ctx: ChainsDeps, chain: SweptChain): Promise<num
     settled++;
   }
   return settled;
+}
+
+/**
+ * The addresses holding anything at the confirmed tip, read together (batched-reads.ts): the
+ * sweep of an address takes only coin it held there (settledBalance), so one holding nothing
+ * there has nothing to sweep, and the per-address reads (fees, estimates) go to the few that do.
+ */
+async function addressesHolding(chain: SweptChain, keys: DepositKeyRow[]): Promise<DepositKeyRow[]> {
+  if (keys.length === 0) return keys;
+  const confirmedTip =
+    (await chain.client.getBlockNumber({ cacheTime: 0 })) - BigInt(chain.confirmations) + 1n;
+  if (confirmedTip < 0n) return [];
+  const holds = await readAll(keys, async (key) => {
+    const address = key.address as Address;
+    const reads = [
+      chain.client.getBalance({ address, blockNumber: confirmedTip }),
+      ...chain.tokens.map((token) =>
+        chain.client.readContract({
+          address: token.contract,
+          abi: erc20Abi,
+          functionName: 'balanceOf',
+          args: [address],
+          blockNumber: confirmedTip,
+        }),
+      ),
+    ];
+    return (await Promise.all(reads)).some((held) => held > 0n);
+  });
+  return keys.filter((_, index) => holds[index]);
 }
 
 /** Sweeps one address: its tokens first (their gas is native coin), then its native coin. */

@@ -4,6 +4,7 @@ import { randomChars } from '../../platform/ids.ts';
 import { Money } from '../../platform/money.ts';
 import type { Chain } from '../addresses.ts';
 import type { ChainDeposit, ChainsDeps } from '../port.ts';
+import { readAll } from './batched-reads.ts';
 import {
   advanceCursor,
   type DepositKeyRow,
@@ -27,6 +28,13 @@ import {
  * Native coin is found two ways: the transactions that pay a deposit address, and, for coin a
  * contract sends (an internal transfer, no transaction of its own), the address's balance at the
  * range's end against the last one read, less what the range's transactions explain.
+ *
+ * RPC load: an internal transfer leaves no trace a node without a trace API shows (no
+ * transaction, no log), so no pass can tell which addresses received one; every pass reads every
+ * deposit address's balance, once per range (not per block). Those reads, the range's blocks and
+ * the receipts of the transactions that touch deposit addresses are issued together, READS_AT_ONCE
+ * at a time (batched-reads.ts), on a client whose transport sends concurrent calls as JSON-RPC batches (rpc.ts
+ * watchClient): thousands of addresses cost a few HTTP round trips per pass, not one per address.
  */
 export interface WatchedChain {
   chain: Chain;
@@ -52,7 +60,6 @@ const DECIMALS_ABI = [
   },
 ] as const;
 const NATIVE_DECIMALS = 18;
-
 /** What one pass did: the blocks read (none when caught up) and the deposits credited. */
 export interface WatchPass {
   from: bigint;
@@ -159,9 +166,12 @@ async function depositsIn(watched: WatchedChain, keys: readonly DepositKeyRow[],
   const native = await nativeFlows(watched, byAddress, from, to);
   found.deposits.push(...native.deposits);
   found.deposits.push(...(await tokenDeposits(watched, byAddress, from, to)));
-  const toBlock = await watched.client.getBlock({ blockNumber: to });
-  for (const key of keys) {
-    const balance = await watched.client.getBalance({ address: key.address as Address, blockNumber: to });
+  const [toBlock, balances] = await Promise.all([
+    watched.client.getBlock({ blockNumber: to }),
+    readAll(keys, (key) => watched.client.getBalance({ address: key.address as Address, blockNumber: to })),
+  ]);
+  for (const [index, key] of keys.entries()) {
+    const balance = balances[index]!;
     const lower = key.address.toLowerCase();
     // What the range's transactions explain: coin paid in by a transaction, less coin sent out.
     const explained = (native.incoming.get(lower) ?? 0n) - (native.outgoing.get(lower) ?? 0n);
@@ -206,37 +216,47 @@ async function nativeFlows(
   const add = (map: Map<string, bigint>, address: string, amount: bigint) =>
     map.set(address, (map.get(address) ?? 0n) + amount);
   const hot = watched.hotWallet.toLowerCase();
-  for (let number = from; number <= to; number++) {
-    const block = await watched.client.getBlock({
-      blockNumber: number,
-      includeTransactions: true,
-    });
-    for (const transaction of block.transactions) {
-      const toKey = transaction.to ? byAddress.get(transaction.to.toLowerCase()) : undefined;
-      const fromKey = byAddress.has(transaction.from.toLowerCase());
-      if (!toKey && !fromKey) continue;
-      const receipt = await watched.client.getTransactionReceipt({ hash: transaction.hash as Hash });
-      const succeeded = receipt.status === 'success';
-      if (fromKey) {
-        const fee = receipt.gasUsed * receipt.effectiveGasPrice;
-        add(flows.outgoing, transaction.from.toLowerCase(), fee + (succeeded ? transaction.value : 0n));
-      }
-      if (!toKey || !succeeded || transaction.value === 0n) continue;
-      add(flows.incoming, toKey.address.toLowerCase(), transaction.value);
-      // The hot wallet's gas for a sweep, or a deposit address paying another: custody's own coin.
-      if (transaction.from.toLowerCase() === hot || fromKey) continue;
-      flows.deposits.push({
-        chain: watched.chain,
-        depositKey: `${transaction.hash}:native`,
-        address: toKey.address,
-        owner: toKey.owner,
-        currency: watched.nativeCurrency,
-        amount: formatUnits(transaction.value, NATIVE_DECIMALS),
-        blockNumber: number.toString(),
-        blockHash: block.hash!,
-        txHash: transaction.hash,
-      });
+  const numbers: bigint[] = [];
+  for (let number = from; number <= to; number++) numbers.push(number);
+  const blocks = await readAll(numbers, (blockNumber) =>
+    watched.client.getBlock({ blockNumber, includeTransactions: true }),
+  );
+  const touching = blocks.flatMap((block) =>
+    block.transactions
+      .filter(
+        (transaction) =>
+          (transaction.to && byAddress.has(transaction.to.toLowerCase())) ||
+          byAddress.has(transaction.from.toLowerCase()),
+      )
+      .map((transaction) => ({ block, transaction })),
+  );
+  const receipts = await readAll(touching, ({ transaction }) =>
+    watched.client.getTransactionReceipt({ hash: transaction.hash as Hash }),
+  );
+  for (const [index, { block, transaction }] of touching.entries()) {
+    const toKey = transaction.to ? byAddress.get(transaction.to.toLowerCase()) : undefined;
+    const fromKey = byAddress.has(transaction.from.toLowerCase());
+    const receipt = receipts[index]!;
+    const succeeded = receipt.status === 'success';
+    if (fromKey) {
+      const fee = receipt.gasUsed * receipt.effectiveGasPrice;
+      add(flows.outgoing, transaction.from.toLowerCase(), fee + (succeeded ? transaction.value : 0n));
     }
+    if (!toKey || !succeeded || transaction.value === 0n) continue;
+    add(flows.incoming, toKey.address.toLowerCase(), transaction.value);
+    // The hot wallet's gas for a sweep, or a deposit address paying another: custody's own coin.
+    if (transaction.from.toLowerCase() === hot || fromKey) continue;
+    flows.deposits.push({
+      chain: watched.chain,
+      depositKey: `${transaction.hash}:native`,
+      address: toKey.address,
+      owner: toKey.owner,
+      currency: watched.nativeCurrency,
+      amount: formatUnits(transaction.value, NATIVE_DECIMALS),
+      blockNumber: block.number!.toString(),
+      blockHash: block.hash!,
+      txHash: transaction.hash,
+    });
   }
   return flows;
 }
