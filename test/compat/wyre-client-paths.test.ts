@@ -73,9 +73,22 @@ let f: TransfersFixture;
 let partner: PartnerCredentials;
 let client: WyreClientLike;
 const account = () => `account:${partner.accountId}`;
+/** What arrived on the wire, to check the requests are the client's own. */
+const seen: { url: string; version: unknown; contentType: unknown }[] = [];
 
 beforeAll(async () => {
-  f = await startTransfersApp();
+  f = await startTransfersApp({
+    extend: (app) => {
+      app.addHook('onRequest', async (request) => {
+        const { headers } = request;
+        seen.push({
+          url: request.raw.url ?? '',
+          version: headers['x-api-version'],
+          contentType: headers['content-type'],
+        });
+      });
+    },
+  });
   partner = f.partner;
   // Room for the card orders of this file from the one test address.
   await setLimits(f.t, partner.accountId, {
@@ -166,6 +179,13 @@ describe('v2 wallets', () => {
     const userId = await approvedUser();
     const asUser = client.masqueraded(`user:${userId}`);
     const wallet = await asUser.post<Wallet>('/v2/wallets', { name: 'wc-user' });
+    expect(seen.at(-1)).toEqual({
+      url: expect.stringMatching(
+        new RegExp(`^/v2/wallets\\?timestamp=\\d{13}&format=json&masqueradeAs=user%3A${userId}$`),
+      ),
+      version: '2',
+      contentType: 'application/json',
+    });
     expect(wallet.owner).toBe(`user:${userId}`);
     expect((await asUser.get<Wallet>(`/v2/wallet/${wallet.id}`)).owner).toBe(`user:${userId}`);
     const { rows } = await f.t.database.db.query('SELECT owner FROM wallets WHERE id = $1', [wallet.id]);
@@ -506,6 +526,7 @@ describe('account document upload', () => {
       { headers: { 'Content-Type': MEDIA.jpeg } },
     );
     expect(typeof text).toBe('string');
+    expect(seen.at(-1)).toMatchObject({ version: '2', contentType: MEDIA.jpeg });
     const answer = JSON.parse(text) as { id: string; profileFields: { fieldId: string; value: unknown }[] };
     expect(answer.id).toBe(sub.id);
     const { rows } = await f.t.database.db.query(
