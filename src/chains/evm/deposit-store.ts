@@ -1,4 +1,4 @@
-import type { Queryable } from '../../platform/db/pool.ts';
+import type { Db, Queryable } from '../../platform/db/pool.ts';
 
 /**
  * The SQL of EVM deposits (migration 052): deposit keys, the watcher's cursor, credited deposits
@@ -192,4 +192,33 @@ export async function settleSweep(
     [chain, id, status, fee],
   );
   return rowCount === 1;
+}
+
+/**
+ * Runs `work` holding the session advisory lock (`lock`, `name`) on one connection of `db`, or
+ * answers `busy()` at once when another session holds it: one pass at a time across workers, and
+ * the lock goes with the connection if the process dies.
+ */
+export async function underSessionLock<T>(
+  db: Db,
+  lock: number,
+  name: string,
+  work: () => Promise<T>,
+  busy: () => T,
+): Promise<T> {
+  const client = await db.connect();
+  try {
+    const { rows } = await client.query<{ locked: boolean }>(
+      'SELECT pg_try_advisory_lock($1, hashtext($2)) AS locked',
+      [lock, name],
+    );
+    if (!rows[0]!.locked) return busy();
+    try {
+      return await work();
+    } finally {
+      await client.query('SELECT pg_advisory_unlock($1, hashtext($2))', [lock, name]);
+    }
+  } finally {
+    client.release();
+  }
 }

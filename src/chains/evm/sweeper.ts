@@ -14,7 +14,14 @@ import { randomChars } from '../../platform/ids.ts';
 import { Money } from '../../platform/money.ts';
 import { type ChainsDeps, requestChainSend } from '../port.ts';
 import { readAll } from './batched-reads.ts';
-import { type DepositKeyRow, depositKeysOf, insertSweep, openSweeps, settleSweep } from './deposit-store.ts';
+import {
+  type DepositKeyRow,
+  depositKeysOf,
+  insertSweep,
+  openSweeps,
+  settleSweep,
+  underSessionLock,
+} from './deposit-store.ts';
 import { SWEEP_GAS } from './sweep-gas.ts';
 import type { WatchedChain } from './watcher.ts';
 
@@ -73,22 +80,8 @@ export async function sweepOnce(ctx: ChainsDeps, chain: SweptChain): Promise<Swe
   });
 }
 
-async function underSweepLock(db: Db, chain: string, work: () => Promise<SweepPass>): Promise<SweepPass> {
-  const client = await db.connect();
-  try {
-    const { rows } = await client.query<{ locked: boolean }>(
-      'SELECT pg_try_advisory_lock($1, hashtext($2)) AS locked',
-      [SWEEP_LOCK, chain],
-    );
-    if (!rows[0]!.locked) return { settled: 0, sent: 0, failed: 0 };
-    try {
-      return await work();
-    } finally {
-      await client.query('SELECT pg_advisory_unlock($1, hashtext($2))', [SWEEP_LOCK, chain]);
-    }
-  } finally {
-    client.release();
-  }
+function underSweepLock(db: Db, chain: string, work: () => Promise<SweepPass>): Promise<SweepPass> {
+  return underSessionLock(db, SWEEP_LOCK, chain, work, () => ({ settled: 0, sent: 0, failed: 0 }));
 }
 
 /** Books the fee of each open sweep mined with its confirmations; a dropped one is FAILED with none. */
