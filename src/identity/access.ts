@@ -100,8 +100,16 @@ function masqueradeValue(request: FastifyRequest): string | undefined {
  * naming anyone but the user itself is refused. Checked before the route runs, so a refused
  * call changes nothing.
  */
-function userTokenScope(request: FastifyRequest, caller: Caller, account: CallerAccount, userId: string): Scope {
+function userTokenScope(
+  request: FastifyRequest,
+  caller: Caller,
+  account: CallerAccount,
+  userId: string,
+): Scope {
   if (!userTokenMayCall(request)) throw authErrors.userToken();
+  // Another user's path is refused here, as a route the token may not call, before the route runs.
+  const pathUser = (request.params as Record<string, unknown> | undefined)?.userId;
+  if (pathUser !== undefined && pathUser !== userId) throw authErrors.userToken();
   const masqueradeAs = masqueradeValue(request);
   if (masqueradeAs !== undefined) {
     const target = parseMasqueradeAs(masqueradeAs);

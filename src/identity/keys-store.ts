@@ -36,7 +36,15 @@ const KEY_COLUMNS = `k.api_key, k.account_id, k.partner_id, k.type, k.ip_whiteli
   END AS account_row`;
 
 /** What KEY_COLUMNS answers and the balances, selected from LIVE_WITH_BALANCES. */
-const KEY_OUTPUT = `${['api_key', 'account_id', 'partner_id', 'type', 'ip_whitelist', 'user_id', 'account_row']
+const KEY_OUTPUT = `${[
+  'api_key',
+  'account_id',
+  'partner_id',
+  'type',
+  'ip_whitelist',
+  'user_id',
+  'account_row',
+]
   .map((column) => `live.${column}`)
   .join(', ')}, b.balances AS own_balances`;
 

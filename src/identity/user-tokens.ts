@@ -23,7 +23,12 @@ export async function sessionUserScope(q: Queryable, caller: Caller, partnerId: 
   const partner = accountId === undefined ? undefined : await findAccountById(q, accountId);
   if (!partner || partner.kind !== 'master' || !partner.users_api_enabled || partner.status === 'CLOSED')
     throw identityErrors.unknownPartner();
-  const account = { id: partner.id, partnerId: partner.partner_id, kind: partner.kind, usersApiEnabled: true };
+  const account = {
+    id: partner.id,
+    partnerId: partner.partner_id,
+    kind: partner.kind,
+    usersApiEnabled: true,
+  };
   return {
     partnerId: partner.partner_id,
     accountId: partner.id,
@@ -37,6 +42,9 @@ export async function sessionUserScope(q: Queryable, caller: Caller, partnerId: 
  * an account): a token tied meanwhile fails the whole call, so the user is not created either.
  */
 export async function tieTokenToUser(tx: Tx, scope: Scope, userId: string): Promise<void> {
-  const tied = await tieSessionKeyToUser(tx, scope.caller.apiKey, { partnerAccountId: scope.accountId, userId });
+  const tied = await tieSessionKeyToUser(tx, scope.caller.apiKey, {
+    partnerAccountId: scope.accountId,
+    userId,
+  });
   if (!tied) throw identityErrors.tokenAlreadyTied();
 }

@@ -49,7 +49,8 @@ export const usersRoutes: FastifyPluginAsync<{ ctx: UsersDeps }> = async (app, {
     },
     async (request, reply) => {
       const untied = request.scope === undefined;
-      const scope = request.scope ?? (await sessionUserScope(ctx.db, callerOf(request), request.body.partnerId));
+      const scope =
+        request.scope ?? (await sessionUserScope(ctx.db, callerOf(request), request.body.partnerId));
       const outcome = await runIdempotent(ctx, request, idempotencyScope(scope), (tx) =>
         untied ? createUserForToken(ctx, tx, scope, request.body) : createUser(ctx, tx, scope, request.body),
       );
