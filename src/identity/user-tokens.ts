@@ -21,7 +21,7 @@ function partnerAccountId(partnerId: unknown): string | undefined {
 export async function sessionUserScope(q: Queryable, caller: Caller, partnerId: unknown): Promise<Scope> {
   const accountId = partnerAccountId(partnerId);
   const partner = accountId === undefined ? undefined : await findAccountById(q, accountId);
-  if (!partner || partner.kind !== 'master' || !partner.users_api_enabled || partner.status === 'CLOSED')
+  if (partner?.kind !== 'master' || !partner.users_api_enabled || partner.status === 'CLOSED')
     throw identityErrors.unknownPartner();
   const account = {
     id: partner.id,
