@@ -172,10 +172,17 @@ describe('a user-tied token acts only as its user', () => {
       '/v3/users',
       () => ({ partnerId: partnerRefOf(partner.accountId) }),
     ],
+    ["deletes the partner's API key", 'DELETE', '/v2/apiKey/{partnerKey}', () => undefined],
+    ["lists the partner's subscriptions", 'GET', '/v3/subscriptions', () => undefined],
+    ['creates wallets in a batch', 'POST', '/v2/wallets/batch', () => ({ wallets: [{ name: 'x' }] })],
   ];
 
   const fill = (text: string) =>
-    text.replace('{partner}', partner.accountId).replace('{bob}', bob).replace('{self}', token.userId);
+    text
+      .replace('{partner}', partner.accountId)
+      .replace('{partnerKey}', partner.apiKey)
+      .replace('{bob}', bob)
+      .replace('{self}', token.userId);
 
   for (const [what, method, template, body] of refusedAsUserToken) {
     it(`is refused (401 accessDenied.userToken, nothing changed) when it ${what}`, async () => {
@@ -228,6 +235,14 @@ describe('a user-tied token acts only as its user', () => {
       });
       await expectError(response, 403, 'AccessDeniedException', { errorCode: 'accessDenied.forbidden' });
     }
+    const v2 = await bearerFetch(t, token.secret, 'POST', '/v2/transfers', {
+      source: `wallet:${bobWallet}`,
+      sourceCurrency: 'USD',
+      sourceAmount: '1',
+      dest: `user:${token.userId}`,
+      autoConfirm: true,
+    });
+    await expectError(v2, 403, 'AccessDeniedException');
     expect(await snapshot(t)).toEqual(before);
   });
 
