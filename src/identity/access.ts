@@ -8,7 +8,8 @@ import { Authenticator } from './authenticate.ts';
 import { authErrors } from './errors.ts';
 import { ipAllowed } from './ip-whitelist.ts';
 import { type IdentityDeps, parseMasqueradeAs, resolveMasquerade } from './masquerade.ts';
-import type { Caller, Scope } from './types.ts';
+import type { Caller, CallerAccount, Scope } from './types.ts';
+import { userTokenMayCall } from './user-token-routes.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -94,6 +95,30 @@ function masqueradeValue(request: FastifyRequest): string | undefined {
 }
 
 /**
+ * A token tied to a user acts as its partner masquerading as that user, and as nothing else
+ * (docs/contract.md, decision 95): only the routes of user-token-routes.ts, and a masqueradeAs
+ * naming anyone but the user itself is refused. Checked before the route runs, so a refused
+ * call changes nothing.
+ */
+function userTokenScope(
+  request: FastifyRequest,
+  caller: Caller,
+  account: CallerAccount,
+  userId: string,
+): Scope {
+  if (!userTokenMayCall(request)) throw authErrors.userToken();
+  // Another user's path is refused here, as a route the token may not call, before the route runs.
+  const pathUser = (request.params as Record<string, unknown> | undefined)?.userId;
+  if (pathUser !== undefined && pathUser !== userId) throw authErrors.userToken();
+  const masqueradeAs = masqueradeValue(request);
+  if (masqueradeAs !== undefined) {
+    const target = parseMasqueradeAs(masqueradeAs);
+    if (target?.kind !== 'user' || target.id !== userId) throw authErrors.masqueradeDenied();
+  }
+  return { partnerId: account.partnerId, accountId: account.id, userId, caller, masqueraded: true };
+}
+
+/**
  * The partner access step, run for every /v2 and /v3 route before the body is parsed:
  * authenticate, enforce the key's IP whitelist and READONLY type, refuse untied sessions
  * outside account creation, rate-limit per key, then resolve masquerading into the Scope.
@@ -115,6 +140,10 @@ export function partnerAccess(ctx: IdentityDeps, limitPerKey?: LimitCheck) {
     if (!account) {
       if (request.routeOptions.config.allowUntiedSession) return;
       throw authErrors.noAccount();
+    }
+    if (caller.userId !== undefined) {
+      request.scope = userTokenScope(request, caller, account, caller.userId);
+      return;
     }
     const masqueradeAs = masqueradeValue(request);
     if (masqueradeAs === undefined) {

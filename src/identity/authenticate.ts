@@ -32,6 +32,7 @@ function toCaller(key: KeyWithAccount, scheme: Caller['scheme']): Caller {
     scheme,
     account: key.account,
     ipWhitelist: key.ip_whitelist,
+    ...(key.user_id ? { userId: key.user_id } : {}),
   };
 }
 

@@ -36,6 +36,11 @@ export const authErrors = {
       'accessDenied.noAccount',
       'This session has no account yet: create one with POST /v3/accounts.',
     ),
+  userToken: () =>
+    unauthenticated(
+      'accessDenied.userToken',
+      "This token acts only as its user: it may not call this route, which acts on the partner's account or another user.",
+    ),
   readOnlyKey: () => forbidden('This API key is READONLY and may only read.'),
   ipNotAllowed: () => forbidden('Requests from this IP address are not allowed for this key.'),
   masqueradeDenied: () => forbidden('You may not act as that account or user.'),
@@ -59,6 +64,19 @@ export const identityErrors = {
       'ValidationException',
       'validation.accountAlreadyExists',
       'This token is already tied to an account.',
+    ),
+  tokenAlreadyTied: () =>
+    new ApiError(
+      'ValidationException',
+      'validation.tokenAlreadyTied',
+      'This token is already tied to an account or a user; a token is tied once.',
+    ),
+  unknownPartner: () =>
+    new ApiError(
+      'ValidationException',
+      'validation.invalidPartnerId',
+      'partnerId must name a partner (PT_…) whose Users API is enabled.',
+      { problematicField: 'partnerId' },
     ),
   secretInUse: () =>
     new ApiError(

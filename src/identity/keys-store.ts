@@ -11,6 +11,8 @@ export interface KeyRow {
   partner_id: string | null;
   type: 'FULL' | 'READONLY';
   ip_whitelist: string[];
+  /** Set for a session token tied to a user: every request is confined to that user (decision 95). */
+  user_id: string | null;
 }
 
 /** A live key with its account, as authentication needs it. */
@@ -26,7 +28,7 @@ interface JoinedRow extends KeyRow {
 }
 
 /** The key's columns and its account as one JSON value (see CallerAccount.row). */
-const KEY_COLUMNS = `k.api_key, k.account_id, k.partner_id, k.type, k.ip_whitelist,
+const KEY_COLUMNS = `k.api_key, k.account_id, k.partner_id, k.type, k.ip_whitelist, k.user_id,
   CASE WHEN a.id IS NULL THEN NULL ELSE json_build_object(
     'id', a.id, 'partner_id', a.partner_id, 'parent_id', a.parent_id, 'kind', a.kind, 'name', a.name,
     'status', a.status, 'type', a.type, 'country', a.country, 'users_api_enabled', a.users_api_enabled,
@@ -34,7 +36,15 @@ const KEY_COLUMNS = `k.api_key, k.account_id, k.partner_id, k.type, k.ip_whiteli
   END AS account_row`;
 
 /** What KEY_COLUMNS answers and the balances, selected from LIVE_WITH_BALANCES. */
-const KEY_OUTPUT = `${['api_key', 'account_id', 'partner_id', 'type', 'ip_whitelist', 'account_row']
+const KEY_OUTPUT = `${[
+  'api_key',
+  'account_id',
+  'partner_id',
+  'type',
+  'ip_whitelist',
+  'user_id',
+  'account_row',
+]
   .map((column) => `live.${column}`)
   .join(', ')}, b.balances AS own_balances`;
 
@@ -240,6 +250,23 @@ export async function tieSessionKey(q: Queryable, apiKey: string, accountId: str
     `UPDATE api_keys SET account_id = $2, partner_id = $2
      WHERE api_key = $1 AND account_id IS NULL AND deleted_at IS NULL`,
     [apiKey, accountId],
+  );
+  return rowCount === 1;
+}
+
+/**
+ * Ties an untied session token to the user it just created, under the partner's master account
+ * (decision 95); false if the token was tied meanwhile, so a token is tied once.
+ */
+export async function tieSessionKeyToUser(
+  q: Queryable,
+  apiKey: string,
+  tie: { partnerAccountId: string; userId: string },
+): Promise<boolean> {
+  const { rowCount } = await q.query(
+    `UPDATE api_keys SET account_id = $2, partner_id = $2, user_id = $3
+     WHERE api_key = $1 AND account_id IS NULL AND deleted_at IS NULL`,
+    [apiKey, tie.partnerAccountId, tie.userId],
   );
   return rowCount === 1;
 }

@@ -9,6 +9,11 @@ export interface Caller {
   /** Undefined for a decentralized session token that has not created its account yet. */
   account: CallerAccount | undefined;
   ipWhitelist: string[];
+  /**
+   * Set for a decentralized token tied to a user (decision 95): `account` is then the partner's
+   * master account the user belongs to, and every request is confined to this user.
+   */
+  userId?: string;
 }
 
 export interface CallerAccount {

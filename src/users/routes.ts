@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { idempotencyScope, scopeOf } from '../identity/access.ts';
+import { callerOf, idempotencyScope, scopeOf } from '../identity/access.ts';
+import { sessionUserScope } from '../identity/user-tokens.ts';
 import { runIdempotent, sendIdempotent } from '../platform/http/idempotency.ts';
 import { errorResponses, PARTNER_SECURITY, withExample } from '../platform/http/openapi.ts';
 import type { UsersDeps } from './deps.ts';
@@ -23,7 +24,7 @@ import {
   UserParams,
   UserQuery,
 } from './schemas.ts';
-import { createUser, getUser, updateUser } from './users-service.ts';
+import { createUser, createUserForToken, getUser, updateUser } from './users-service.ts';
 
 const tags = ['Users'];
 
@@ -31,12 +32,14 @@ export const usersRoutes: FastifyPluginAsync<{ ctx: UsersDeps }> = async (app, {
   app.post<{ Body: CreateUserBody }>(
     '/v3/users',
     {
+      // An untied decentralized token creates its user here and is tied to it (decision 95).
+      config: { allowUntiedSession: true },
       schema: {
         tags,
         security: PARTNER_SECURITY,
         summary: 'Create a user (master account with the Users API enabled)',
         description:
-          'A master account key whose Users API the operator enabled, acting as itself (no masqueradeAs); otherwise 403. The user gets the scopes asked for (default: TRANSFER) and deposit addresses on the `blockchains` given; the fields sent are checked all or nothing (unknown fieldId: 400 `validation.unknownField`). A scope whose requirements are all met goes to review (in sandbox it is approved at once).',
+          'A master account key whose Users API the operator enabled, acting as itself (no masqueradeAs); otherwise 403. An untied decentralized token (POST /v2/sessions/auth/key) sends `partnerId` (`PT_…`) instead: the user is created under that partner and the token is tied to it (the answer adds `authenticatedAs`: `user:US_…`), after which the token acts only as that user; an unknown partner or one without the Users API is 400 `validation.invalidPartnerId`. The user gets the scopes asked for (default: TRANSFER) and deposit addresses on the `blockchains` given; the fields sent are checked all or nothing (unknown fieldId: 400 `validation.unknownField`). A scope whose requirements are all met goes to review (in sandbox it is approved at once).',
         body: withExample(CreateUserBody, createUserRequest),
         response: {
           200: withExample(User, createdUserAnswer),
@@ -45,9 +48,11 @@ export const usersRoutes: FastifyPluginAsync<{ ctx: UsersDeps }> = async (app, {
       },
     },
     async (request, reply) => {
-      const scope = scopeOf(request);
+      const untied = request.scope === undefined;
+      const scope =
+        request.scope ?? (await sessionUserScope(ctx.db, callerOf(request), request.body.partnerId));
       const outcome = await runIdempotent(ctx, request, idempotencyScope(scope), (tx) =>
-        createUser(ctx, tx, scope, request.body),
+        untied ? createUserForToken(ctx, tx, scope, request.body) : createUser(ctx, tx, scope, request.body),
       );
       return sendIdempotent(reply, outcome);
     },

@@ -75,6 +75,11 @@ export const User = Type.Object({
   availableBalances: Type.Record(Type.String(), Type.Number()),
   fields: Type.Record(Type.String(), FieldView),
   scopes: Type.Record(Type.String(), ScopeView),
+  authenticatedAs: Type.Optional(
+    Type.String({
+      description: 'Only on the POST /v3/users that tied a decentralized token to this user: `user:US_…`',
+    }),
+  ),
 });
 
 export const OnboardingAnswer = Type.Object({

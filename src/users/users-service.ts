@@ -1,4 +1,5 @@
 import type { Scope } from '../identity/types.ts';
+import { tieTokenToUser } from '../identity/user-tokens.ts';
 import { GroupedCalls } from '../platform/db/grouped-writer.ts';
 import type { Db, Tx } from '../platform/db/pool.ts';
 import { newId } from '../platform/ids.ts';
@@ -135,6 +136,22 @@ export async function createUser(
   );
   await advanceScopes(ctx, tx, user, 'user.created', scopes.length > 0 ? scopes : ['TRANSFER']);
   return viewOf(snapshotIn(tx), user.partner_id, user.id);
+}
+
+/**
+ * POST /v3/users with an untied decentralized token (docs/contract.md, decision 95): the user is
+ * created as the partner creates one (scope from identity's sessionUserScope), and the token is
+ * tied to it in the same transaction; the answer says so as Wyre's did, in `authenticatedAs`.
+ */
+export async function createUserForToken(
+  ctx: UsersDeps,
+  tx: Tx,
+  scope: Scope,
+  input: CreateUserInput,
+): Promise<UserView & { authenticatedAs: string }> {
+  const view = await createUser(ctx, tx, scope, input);
+  await tieTokenToUser(tx, scope, view.id);
+  return { ...view, authenticatedAs: `user:${view.id}` };
 }
 
 export async function getUser(ctx: UsersDeps, scope: Scope, userId: string, scopesQuery?: string) {

@@ -166,8 +166,15 @@ export const EXPECTED: Record<string, Expected> = {
   'decentralized › Attach Creds to User': {
     status: 403,
     reason:
-      'the cookbook offers it as the alternative to Attach Creds to Account: run after it, the token belongs to that account, whose Users API is off; a token is never tied to a user (docs/contract.md, decision 68)',
+      'the cookbook offers it as the alternative to Attach Creds to Account: run after it, the token is already tied to that account, whose Users API is off, and a token is tied once (docs/contract.md, decision 95); run as the alternative it is 200 (decentralized-user)',
   },
+  'decentralized-user › Generate the Secret Key': {
+    status: 404,
+    reason:
+      'it only calls postman-echo.com to run the script that makes the secret; sent here, no such route',
+  },
+  'decentralized-user › Submit the Secret Key': { status: 200 },
+  'decentralized-user › Attach Creds to User': { status: 200 },
   'moneygram › Create User': { status: 200 },
   'moneygram › Get User by MGI Scope': {
     status: 400,
@@ -216,6 +223,8 @@ interface CollectionRun {
   environment: Record<string, string>;
   /** One folder of the collection, run with an environment of its own. */
   folder?: string;
+  /** Only these requests, in the collection's order (newman's folder option, by request name). */
+  requests?: string[];
 }
 
 /**
@@ -280,6 +289,7 @@ function runCollection(run: CollectionRun, port: number): Promise<void> {
         reporters: [],
         timeoutRequest: 10_000,
         ...(run.folder ? { folder: run.folder } : {}),
+        ...(run.requests ? { folder: run.requests } : {}),
       })
       .on('request', (error, args) => {
         const base = [run.label, ...(run.folder ? [run.folder] : []), args.item.name].join(' › ');
@@ -349,6 +359,13 @@ beforeAll(async () => {
       environment: cookbookEnvironment,
     },
     {
+      // The cookbook's other path: the new token creates a user and is tied to it (decision 95).
+      label: 'decentralized-user',
+      file: 'cookbook-decentralized-authentication.postman_collection.json',
+      environment: cookbookEnvironment,
+      requests: ['Generate the Secret Key', 'Submit the Secret Key', 'Attach Creds to User'],
+    },
+    {
       label: 'moneygram',
       file: 'cookbook-moneygram.postman_collection.json',
       environment: cookbookEnvironment,
@@ -380,7 +397,7 @@ describe.skipIf(!available)(`Wyre's client collections against Rampart (${CLIENT
     const listed = new Set([...Object.keys(EXPECTED), ...Object.keys(AWAITING_PATHS)]);
     expect([...outcomes.keys()].filter((name) => !listed.has(name))).toEqual([]);
     expect([...listed].filter((name) => !outcomes.has(name))).toEqual([]);
-    expect(outcomes.size).toBe(32 + 4 + 4 + 7 + 4);
+    expect(outcomes.size).toBe(32 + 4 + 4 + 3 + 7 + 4);
   });
 
   it('answers each request as expected: 2xx, or the listed refusal', () => {
