@@ -9,6 +9,7 @@ import type { CardProcessor } from './cards/processor.ts';
 import { sandboxProcessor } from './cards/sandbox-processor.ts';
 import { CHAINS, type Chain, type Network, networkFor } from './chains/addresses.ts';
 import { onSweepGasOutcome, SWEEP_GAS } from './chains/evm/sweep-gas.ts';
+import { KnownDepositAddresses } from './chains/known-addresses.ts';
 import type { ChainBackend, ChainOutcomeHandler } from './chains/port.ts';
 import { sandboxChain } from './chains/sandbox-chain.ts';
 import type { Config } from './config.ts';
@@ -195,6 +196,7 @@ export function compose(config: RuntimeConfig, databases: Databases, ports: Port
     chains: {
       network: environment.network,
       backends: ports.chains,
+      knownAddresses: new KnownDepositAddresses(),
       outcomes: chainOutcomeHandlers(() => ctx),
       deposits: (tx, deposits) => recordChainDeposits(ctx, tx, deposits),
     },

@@ -3,6 +3,7 @@ import type { Queryable, Tx } from '../platform/db/pool.ts';
 import type { JobRunner } from '../platform/jobs/runner.ts';
 import type { Money } from '../platform/money.ts';
 import { type Chain, chainsForCurrency, type Network } from './addresses.ts';
+import type { KnownDepositAddresses } from './known-addresses.ts';
 import { insertSends } from './store.ts';
 
 /**
@@ -119,6 +120,8 @@ export interface ChainWiring {
   network: Network;
   backends: Partial<Record<Chain, ChainBackend>>;
   outcomes: Readonly<Record<string, ChainOutcomeHandler>>;
+  /** Owners' deposit addresses read complete before (account reads need no query for them). */
+  knownAddresses: KnownDepositAddresses;
   /** Credits deposits a chain watcher found, in the watcher's transaction (transfers module). */
   deposits: ChainDepositHandler;
 }

@@ -130,11 +130,20 @@ export async function createAccount(
   return accountView(row, undefined, await addressesOf(ctx, tx, row));
 }
 
-/** An account's deposit addresses, given on every chain with a backend the first time they are read. */
+/**
+ * An account's deposit addresses, given on every chain with a backend the first time they are
+ * read. A read on the pool (outside a transaction) that finds them complete is remembered, so the
+ * account's later reads cost no query for them.
+ */
 async function addressesOf(ctx: ChainsDeps, q: Queryable, row: AccountRow): Promise<Record<string, string>> {
   const owner = `account:${row.id}`;
+  const onPool = q === ctx.db;
+  const known = onPool ? ctx.chains.knownAddresses.get(owner) : undefined;
+  if (known) return { ...known };
   const current = await depositAddressesOf(q, row.partner_id, owner);
-  return completeDepositAddresses(ctx, q, row.partner_id, owner, current);
+  const complete = await completeDepositAddresses(ctx, q, row.partner_id, owner, current);
+  if (onPool && complete === current) ctx.chains.knownAddresses.remember(owner, { ...current });
+  return complete;
 }
 
 /** The acting account itself, or (unmasqueraded) one of its sub-accounts; others look like unknown ids. */

@@ -65,6 +65,23 @@ describe('deposit addresses on every chain with a backend (decision 66)', () => 
     expect(((await again.json()) as typeof account).depositAddresses).toEqual(account.depositAddresses);
   });
 
+  it('are read once per account: a later read of complete addresses asks the database nothing', async () => {
+    const read = () => signedFetch(fx.t, partner, { path: `/v3/accounts/${partner.accountId}` });
+    const first = ((await (await read()).json()) as { depositAddresses: Record<string, string> })
+      .depositAddresses;
+    await read();
+    // Stored addresses are never rewritten; deleting them here only shows the read does not look.
+    await fx.t.ctx.db.query('DELETE FROM deposit_addresses WHERE owner = $1', [
+      `account:${partner.accountId}`,
+    ]);
+    const later = (await (await read()).json()) as { depositAddresses: Record<string, string> };
+    expect(later.depositAddresses).toEqual(first);
+    const { rows } = await fx.t.ctx.db.query('SELECT 1 FROM deposit_addresses WHERE owner = $1', [
+      `account:${partner.accountId}`,
+    ]);
+    expect(rows).toEqual([]);
+  });
+
   it('fills a new sub-account’s in the creation answer', async () => {
     const created = await signedFetch(fx.t, partner, {
       method: 'POST',
