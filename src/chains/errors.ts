@@ -1,7 +1,19 @@
 import { ApiError, notFound } from '../platform/errors.ts';
 
-/** The chains module's failures: a chain's reconciliation (GET /operator/v1/chains/{name}/reconciliation). */
+/**
+ * The chains module's failures: a chain's node out of reach when a payout to it is asked for (one
+ * answer for withdrawals, reservations and card orders alike), and a chain's reconciliation
+ * (GET /operator/v1/chains/{name}/reconciliation).
+ */
 export const chainErrors = {
+  /** A payout to the chain cannot be asked for while its node does not answer; nothing was written. */
+  unavailable: (chain: string) =>
+    new ApiError(
+      'ServiceUnavailableException',
+      'transfer.chainUnavailable',
+      `The ${chain} network cannot be reached right now; try again later.`,
+      { transient: true },
+    ),
   /** No such chain, or one without real custody (no RPC URL: simulated or refused). */
   noCustody: () => notFound('Chain with real custody'),
   /** The chain's node did not answer: nothing is known, ask again. */

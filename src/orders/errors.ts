@@ -1,3 +1,4 @@
+import { chainErrors } from '../chains/errors.ts';
 import { ApiError, invalidValue } from '../platform/errors.ts';
 
 /** The orders module's failures (reservations now; card orders later). */
@@ -42,14 +43,8 @@ export const orderErrors = {
       `A ${chain} address cannot receive ${currency}; use ${chains.map((c) => `${c}:`).join(' or ')}.`,
       'validation.invalidAddress',
     ),
-  /** The dest chain's node does not answer: try again later (nothing was written). */
-  chainDown: (chain: string) =>
-    new ApiError(
-      'ServiceUnavailableException',
-      'transfer.chainUnavailable',
-      `The ${chain} network cannot be reached right now; try again later.`,
-      { transient: true },
-    ),
+  /** The chain's node does not answer: try again later (nothing was written). */
+  chainDown: (chain: string) => chainErrors.unavailable(chain),
   redirectUrl: (field: string) =>
     invalidValue(field, `Field ${field} must be an http or https URL without credentials.`),
   lockField: (name: string) =>

@@ -1,3 +1,4 @@
+import { chainErrors } from '../chains/errors.ts';
 import { ApiError, forbidden, invalidValue, notFound } from '../platform/errors.ts';
 
 /** The transfers module's refusals; insufficient funds come from the ledger itself. */
@@ -58,13 +59,7 @@ export const transferErrors = {
   /** The chain backend will not pay this address (decision 77: native coin to a contract). */
   destRefused: (reason: string) => invalidValue('dest', reason, 'validation.contractAddress'),
   /** The chain's node does not answer: try again later (nothing was written). */
-  chainDown: (chain: string) =>
-    new ApiError(
-      'ServiceUnavailableException',
-      'transfer.chainUnavailable',
-      `The ${chain} network cannot be reached right now; try again later.`,
-      { transient: true },
-    ),
+  chainDown: (chain: string) => chainErrors.unavailable(chain),
   unsupportedCurrency: (field: string, currency: string) =>
     invalidValue(field, `Unsupported currency: "${currency}"`, 'validation.unsupportedCurrency'),
   customIdTaken: () =>
