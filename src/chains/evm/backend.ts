@@ -1,4 +1,4 @@
-import { BaseError, erc20Abi } from 'viem';
+import { BaseError } from 'viem';
 import { enqueueJob } from '../../platform/jobs/queue.ts';
 import type { JobRunner } from '../../platform/jobs/runner.ts';
 import type { Chain } from '../addresses.ts';
@@ -10,6 +10,7 @@ import { checkChainId, evmRpc } from './rpc.ts';
 import { contractRefusal, type EvmChainRuntime, isUnreachable } from './send-common.ts';
 import { runSender } from './sender.ts';
 import type { EvmChainSettings, EvmSendSettings } from './settings.ts';
+import { tokenDecimals } from './token-reads.ts';
 
 /** How often a process checks that an unreachable (or reached) node answers, for the 503 of new sends. */
 const PROBE_MS = 2000;
@@ -35,7 +36,6 @@ export function evmChain(
   let nodeChainId: number | undefined;
   let up = true;
   let probe: NodeJS.Timeout | undefined;
-  const decimals = new Map<string, number>();
   const kind = senderJobKind(settings.chain);
   const deposits = evmDepositSide(settings, keys, rpc.watchClient);
 
@@ -47,17 +47,7 @@ export function evmChain(
       nodeChainId ??= settings.chainId ?? (await rpc.publicClient.getChainId());
       return nodeChainId;
     },
-    async tokenDecimals(contract) {
-      const known = decimals.get(contract.toLowerCase());
-      if (known !== undefined) return known;
-      const read = await rpc.publicClient.readContract({
-        address: contract,
-        abi: erc20Abi,
-        functionName: 'decimals',
-      });
-      decimals.set(contract.toLowerCase(), read);
-      return read;
-    },
+    tokenDecimals: (contract) => tokenDecimals(rpc.publicClient, contract),
     reached(answered) {
       up = answered;
     },

@@ -1,4 +1,4 @@
-import { type Address, erc20Abi, formatUnits } from 'viem';
+import { type Address, formatUnits } from 'viem';
 import { totalsByCurrency } from '../../ledger/service.ts';
 import { withTransaction } from '../../platform/db/pool.ts';
 import { Money } from '../../platform/money.ts';
@@ -7,7 +7,7 @@ import { unsettledSendTotals } from '../store.ts';
 import { evmDepositAddress, HOUSE_INVENTORY } from './deposit-addresses.ts';
 import { depositKeysOf, readCursor } from './deposit-store.ts';
 import type { SweptChain } from './sweeper.ts';
-import { tokenDecimals } from './watcher.ts';
+import { tokenBalance, tokenDecimals } from './token-reads.ts';
 
 const NATIVE_DECIMALS = 18;
 
@@ -39,13 +39,7 @@ export async function reconcileEvmChain(ctx: ChainsDeps, chain: SweptChain): Pro
       return new Money(formatUnits(await chain.client.getBalance({ address, blockNumber }), NATIVE_DECIMALS));
     const token = chain.tokens.find((t) => t.currency === currency)!;
     const [units, decimals] = await Promise.all([
-      chain.client.readContract({
-        address: token.contract,
-        abi: erc20Abi,
-        functionName: 'balanceOf',
-        args: [address],
-        blockNumber,
-      }),
+      tokenBalance(chain.client, token.contract, address, blockNumber),
       tokenDecimals(chain.client, token.contract),
     ]);
     return new Money(formatUnits(units, decimals));

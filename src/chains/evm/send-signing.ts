@@ -21,6 +21,7 @@ import {
   sendsWithoutNonce,
   type UnsignedSend,
 } from './send-store.ts';
+import { tokenBalance } from './token-reads.ts';
 import { toBaseUnits } from './units.ts';
 
 // The sender's first step: queued sends checked, priced, given their nonce and signed (decisions 72–77).
@@ -187,12 +188,7 @@ async function availableFunds(client: Tx, chain: EvmChainRuntime): Promise<Funds
   ]);
   const tokens = new Map<string, bigint>();
   for (const token of chain.settings.tokens) {
-    const balance = await publicClient.readContract({
-      address: token.contract,
-      abi: erc20Abi,
-      functionName: 'balanceOf',
-      args: [address],
-    });
+    const balance = await tokenBalance(publicClient, token.contract, address);
     tokens.set(token.contract.toLowerCase(), balance);
   }
   const funds = { native, tokens };

@@ -23,6 +23,7 @@ import {
   underSessionLock,
 } from './deposit-store.ts';
 import { SWEEP_GAS } from './sweep-gas.ts';
+import { tokenBalance } from './token-reads.ts';
 import type { WatchedChain } from './watcher.ts';
 
 /**
@@ -137,15 +138,7 @@ async function addressesHolding(chain: SweptChain, keys: DepositKeyRow[]): Promi
     const address = key.address as Address;
     const reads = [
       chain.client.getBalance({ address, blockNumber: confirmedTip }),
-      ...chain.tokens.map((token) =>
-        chain.client.readContract({
-          address: token.contract,
-          abi: erc20Abi,
-          functionName: 'balanceOf',
-          args: [address],
-          blockNumber: confirmedTip,
-        }),
-      ),
+      ...chain.tokens.map((token) => tokenBalance(chain.client, token.contract, address, confirmedTip)),
     ];
     return (await Promise.all(reads)).some((held) => held > 0n);
   });
@@ -164,13 +157,7 @@ async function sweepAddress(ctx: ChainsDeps, chain: SweptChain, key: DepositKeyR
   );
   for (const token of chain.tokens) {
     const held = await settledBalance(confirmedTip, (blockNumber) =>
-      chain.client.readContract({
-        address: token.contract,
-        abi: erc20Abi,
-        functionName: 'balanceOf',
-        args: [address],
-        blockNumber,
-      }),
+      tokenBalance(chain.client, token.contract, address, blockNumber),
     );
     if (held === 0n) continue;
     const data = encodeFunctionData({

@@ -15,6 +15,7 @@ import {
   saveNativeBalances,
   startCursor,
 } from './deposit-store.ts';
+import { tokenDecimals } from './token-reads.ts';
 
 /**
  * The deposit watcher of one EVM chain (contract decisions 80–82). Each pass reads the blocks
@@ -50,15 +51,6 @@ export interface WatchedChain {
 const TRANSFER_EVENT = parseAbiItem(
   'event Transfer(address indexed from, address indexed to, uint256 value)',
 );
-const DECIMALS_ABI = [
-  {
-    type: 'function',
-    name: 'decimals',
-    stateMutability: 'view',
-    inputs: [],
-    outputs: [{ type: 'uint8' }],
-  },
-] as const;
 const NATIVE_DECIMALS = 18;
 /** What one pass did: the blocks read (none when caught up) and the deposits credited. */
 export interface WatchPass {
@@ -67,19 +59,6 @@ export interface WatchPass {
   credited: number;
   /** More confirmed blocks wait beyond `to`: the caller runs again at once. */
   behind: boolean;
-}
-
-const decimalsCache = new Map<string, number>();
-
-export async function tokenDecimals(client: PublicClient, contract: Address): Promise<number> {
-  const key = `${client.chain?.id ?? client.uid}:${contract.toLowerCase()}`;
-  const known = decimalsCache.get(key);
-  if (known !== undefined) return known;
-  const decimals = Number(
-    await client.readContract({ address: contract, abi: DECIMALS_ABI, functionName: 'decimals' }),
-  );
-  decimalsCache.set(key, decimals);
-  return decimals;
 }
 
 /** One pass of the watcher; undefined when no new block has its confirmations yet. */
