@@ -99,6 +99,19 @@ export async function depositAddressesOf(q: Queryable, partnerId: string, owner:
   return Object.fromEntries(rows.map((row) => [row.currency, row.address]));
 }
 
+/** depositAddressesOf for many owners of one partner in one query (a page of wallets), by owner. */
+export async function depositAddressesOfOwners(q: Queryable, partnerId: string, owners: readonly string[]) {
+  const byOwner = new Map<string, Record<string, string>>(owners.map((owner) => [owner, {}]));
+  if (owners.length === 0) return byOwner;
+  const { rows } = await q.query<{ owner: string; currency: string; address: string }>(
+    `SELECT owner, currency, address FROM deposit_addresses
+     WHERE partner_id = $1 AND owner = ANY($2::text[]) ORDER BY owner, currency`,
+    [partnerId, owners],
+  );
+  for (const row of rows) byOwner.get(row.owner)![row.currency] = row.address;
+  return byOwner;
+}
+
 /** Who a deposit to `address` on `chain` belongs to (for the deposit flow); undefined if nobody. */
 export async function findDepositAddressOwner(q: Queryable, chain: Chain, address: string) {
   const { rows } = await q.query<{ owner: string; partner_id: string; currency: string }>(

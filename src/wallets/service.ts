@@ -1,7 +1,7 @@
 import type { Scope } from '../identity/types.ts';
 import { balancesOf } from '../ledger/service.ts';
 import type { Queryable, Tx } from '../platform/db/pool.ts';
-import { depositAddressesOf } from '../users/deposit-addresses.ts';
+import { depositAddressesOf, depositAddressesOfOwners } from '../users/deposit-addresses.ts';
 import { nameRace, ownerOf } from './create.ts';
 import type { WalletsDeps } from './deps.ts';
 import { walletErrors } from './errors.ts';
@@ -64,7 +64,12 @@ export async function listWallets(q: Queryable, scope: Scope, query: { offset?: 
     query.offset ?? 0,
     query.limit ?? DEFAULT_PAGE,
   );
-  return { data: await Promise.all(rows.map((row) => viewOf(q, row))) };
+  const addresses = await depositAddressesOfOwners(
+    q,
+    scope.partnerId,
+    rows.map((row) => walletSrn(row.id)),
+  );
+  return { data: rows.map((row) => walletView(row, addresses.get(walletSrn(row.id))!)) };
 }
 
 export interface WalletUpdate {
