@@ -170,6 +170,12 @@ describe('who sees a wallet', () => {
     const page = await walletCall(t, partner, 'GET', '/v2/wallets?limit=2&offset=1');
     expect(page.status, page.text).toBe(200);
     expect((page.body.data as WalletBody[]).map((w) => w.id)).toEqual([made[1]!.id, made[2]!.id]);
+    // Each wallet of the page carries its own deposit addresses, as a read of that wallet does.
+    expect((page.body.data as WalletBody[]).map((w) => w.depositAddresses)).toEqual([
+      made[1]!.depositAddresses,
+      made[2]!.depositAddresses,
+    ]);
+    expect(made[1]!.depositAddresses).not.toEqual(made[2]!.depositAddresses);
     expect((await walletCall(t, partner, 'GET', '/v2/wallets?limit=101')).status).toBe(400);
   });
 });
