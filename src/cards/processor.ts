@@ -20,16 +20,29 @@ export interface CardProcessor {
    * `signal` aborts it once the caller stopped waiting: it must not touch `q` after that.
    */
   authorize(q: Queryable, calls: readonly AuthorizeCall[]): Promise<AuthorizeResult>[];
-  /** Captures the orders' holds; the worker captures the orders it processes together at once. */
+  /**
+   * Captures the orders' holds once their crypto is delivered (or their hold nears expiry);
+   * the worker captures the orders it settles together at once. The sandbox captures in `q`; a
+   * remote processor records the capture to make in `q` and makes it after COMMIT (its job), so
+   * a rolled-back transaction asks for nothing.
+   */
   capture(q: Queryable, orderIds: readonly string[]): Promise<void>;
+  /** Releases a hold never captured; as capture, recorded in `q` and made after COMMIT. */
   void(q: Queryable, orderId: string): Promise<void>;
-  refund(q: Queryable, orderId: string): Promise<void>;
+  /** Gives back `refund.amount` of a captured order (all of it or part), once per `refundId`. */
+  refund(q: Queryable, orderId: string, refund: CardRefund): Promise<void>;
   /**
    * Apple Pay: the card a payment token stands for, which `authorize` then holds like any card.
    * Absent when this processor takes no Apple Pay: such orders are refused as not configured.
    * Throws the refusals the token already shows (a credit or prepaid card).
    */
   applePayCard?(token: ApplePayToken, nowMs: number): CardInput;
+}
+
+export interface CardRefund {
+  /** Rampart's id of this refund (several partial refunds of one order each have their own). */
+  refundId: string;
+  amount: Money;
 }
 
 /** The `token` of an Apple Pay payment (PKPaymentToken) as Wyre's clients pass it on. */

@@ -81,7 +81,10 @@ export async function failOrder(
     await releaseCardHold(tx, order);
     if (order.auth_method !== null) await failPendingAuthorization(tx, order.id, ctx.clock.nowMs());
   } else {
-    await processor.refund(tx, order.id);
+    await processor.refund(tx, order.id, {
+      refundId: `${order.id}-delivery`,
+      amount: new Money(order.source_amount),
+    });
     await failOrderTransfer(ctx, tx, order.transfer_id, failure.message);
     refund = refundEntry(order);
   }
