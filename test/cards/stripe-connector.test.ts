@@ -313,3 +313,139 @@ describe('Stripe connector: replays, faults and refusals', () => {
     expect(over).toMatchObject({ ok: false, unconfirmed: false });
   });
 });
+
+describe('Stripe connector: disputes and the processor record', () => {
+  it('reports a dispute on the dispute test card after capture, and its loss', async () => {
+    received = [];
+    const { orderId, result } = await authorizeCard(STRIPE_TEST_CARDS.dispute, '60.00');
+    if (!result.ok) throw new Error('not authorized');
+    const reference = result.value.reference;
+    await connector.capture({
+      idempotencyKey: paymentKey(orderId, 'capture'),
+      reference,
+      amount: new Money('60.00'),
+      currency: 'USD',
+    });
+    await emulator.webhooks.idle();
+    const opened = received.find(
+      (e) => e.kind === 'dispute.opened' && e.dispute.paymentReference === reference,
+    );
+    expect(opened).toMatchObject({
+      kind: 'dispute.opened',
+      orderId: null,
+      dispute: { reason: 'fraudulent', currency: 'USD' },
+    });
+    if (opened?.kind !== 'dispute.opened') return;
+    expect(opened.dispute.amount.toFixed(2)).toBe('60.00');
+    emulator.closeDispute(opened.dispute.reference, 'lost');
+    await emulator.webhooks.idle();
+    expect(received.find((e) => e.kind === 'dispute.lost')).toMatchObject({
+      dispute: { paymentReference: reference },
+    });
+  });
+
+  it('lists balance transactions with fees, order ids and payouts for reconciliation', async () => {
+    const from = Date.now() - 1000;
+    const { orderId, result } = await authorizeCard(STRIPE_TEST_CARDS.success, '100.00');
+    if (!result.ok) throw new Error('not authorized');
+    const reference = result.value.reference;
+    await connector.capture({
+      idempotencyKey: paymentKey(orderId, 'capture'),
+      reference,
+      amount: new Money('100.00'),
+      currency: 'USD',
+    });
+    await connector.refund({
+      idempotencyKey: paymentKey(orderId, 'refund'),
+      reference,
+      amount: new Money('25.00'),
+      currency: 'USD',
+      orderId,
+    });
+    const paid = emulator.createPayout('usd');
+    const listed = await connector.balanceTransactions({ fromMs: from, toMs: Date.now() + 1000 });
+    expect(listed.ok).toBe(true);
+    if (!listed.ok) return;
+    const mine = listed.value.filter((bt) => bt.orderId === orderId);
+    expect(mine.map((bt) => [bt.type, bt.amount.toFixed(2), bt.fee.toFixed(2), bt.paymentReference])).toEqual(
+      expect.arrayContaining([
+        ['charge', '100.00', '3.20', reference],
+        ['refund', '-25.00', '0.00', reference],
+      ]),
+    );
+    expect(listed.value.find((bt) => bt.type === 'payout')).toMatchObject({ payoutReference: paid.id });
+    const payouts = await connector.payouts({ fromMs: from, toMs: Date.now() + 1000 });
+    expect(payouts.ok && payouts.value.find((p) => p.reference === paid.id)).toMatchObject({
+      status: 'PAID',
+      currency: 'USD',
+    });
+  });
+
+  it('pages through more balance transactions than one page of 100 holds', async () => {
+    // Made in the emulator's state directly: 105 captures through HTTP would only slow the test.
+    for (let i = 0; i < 105; i++) {
+      const intent = emulator.state.createIntent({
+        amount: 100,
+        currency: 'usd',
+        paymentMethod: 'pm_card_visa_debit',
+        captureMethod: 'manual',
+        confirm: true,
+        returnUrl: undefined,
+        metadata: { order_id: `WO_PAGE${i}` },
+        requestThreeDSecure: undefined,
+        statementDescriptorSuffix: undefined,
+        description: undefined,
+      });
+      emulator.state.capture(intent.id, undefined);
+    }
+    const total = emulator.balanceTransactions().length;
+    expect(total).toBeGreaterThan(100);
+    const listed = await connector.balanceTransactions({ fromMs: 0, toMs: Date.now() + 1000 });
+    expect(listed.ok && listed.value.length).toBe(total);
+    expect(listed.ok && new Set(listed.value.map((bt) => bt.reference)).size).toBe(total);
+  });
+
+  it('answers unconfirmed when Stripe never answers, and nothing was charged', async () => {
+    const orderId = `WO_SILENT${Date.now()}`;
+    const token = await connector.tokenize(
+      { pan: STRIPE_TEST_CARDS.success, expMonth: 1, expYear: 2035, cvv: '123' },
+      billing,
+    );
+    if (!token.ok) throw new Error('tokenize failed');
+    emulator.failNext(1, 'timeout');
+    const silent = await connector.authorize({
+      idempotencyKey: paymentKey(orderId, 'authorize'),
+      orderId,
+      token: token.value.token,
+      amount: new Money('9.99'),
+      currency: 'USD',
+      returnUrl: 'https://rampart.example/r',
+      force3ds: false,
+    });
+    expect(silent).toMatchObject({ ok: false, unconfirmed: true });
+    expect(
+      [...emulator.state.intents.values()].filter((pi) => pi.metadata?.order_id === orderId),
+    ).toHaveLength(0);
+  });
+
+  it('refuses a call with a wrong API key as a 4xx, not unconfirmed', async () => {
+    const wrong = stripeConnector({
+      secretKey: 'sk_test_wrong',
+      webhookSecret: WEBHOOK_SECRET,
+      apiUrl: emulator.url,
+      timeoutMs: 2_000,
+    });
+    const result = await wrong.retrieve('pi_whatever');
+    expect(result).toMatchObject({ ok: false, unconfirmed: false });
+  });
+
+  it('refuses an amount finer than the currency before calling Stripe', async () => {
+    const result = await connector.capture({
+      idempotencyKey: 'k-fine',
+      reference: 'pi_x',
+      amount: new Money('1.005'),
+      currency: 'USD',
+    });
+    expect(result).toMatchObject({ ok: false, unconfirmed: false });
+  });
+});
