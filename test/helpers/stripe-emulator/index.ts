@@ -72,6 +72,13 @@ export interface StripeEmulator {
   createPayout(currency?: string): Stripe.Payout;
   balance(): Record<string, number>;
   balanceTransactions(): Stripe.BalanceTransaction[];
+  /** What `stripeConnector` needs to talk to this emulator. */
+  connectorOptions(timeoutMs?: number): {
+    secretKey: string;
+    webhookSecret: string;
+    apiUrl: string;
+    timeoutMs: number;
+  };
 }
 
 const json = (value: unknown) => JSON.stringify(value, null, 2);
@@ -98,6 +105,20 @@ function metadataOf(params: FormObject): Stripe.Metadata {
 function expandsOf(params: FormObject): string[] {
   const value = params.expand;
   return Array.isArray(value) ? (value as string[]) : [];
+}
+
+/**
+ * Stripe keeps the answer of a call that ran and then failed (a decline, a refused state change)
+ * under its idempotency key, but not of one refused before it ran (parameter validation, an
+ * unknown object): asking again with a corrected request is allowed.
+ */
+function ranBeforeFailing(error: StripeEmulatorError): boolean {
+  const { status, body } = error.answer;
+  if (status === 402) return true;
+  const code = body.error.code;
+  return (
+    status === 400 && code !== undefined && !code.startsWith('parameter_') && code !== 'resource_missing'
+  );
 }
 
 export async function startStripeEmulator(options: StripeEmulatorOptions): Promise<StripeEmulator> {
@@ -429,12 +450,7 @@ export async function startStripeEmulator(options: StripeEmulatorOptions): Promi
         if (!(error instanceof StripeEmulatorError)) throw error;
         status = error.answer.status;
         text = json(error.answer.body);
-        // Stripe keeps the answer of a call that ran (a decline, a state refusal) but not of one
-        // refused before it ran (authentication, parameter validation).
-        const ran =
-          status === 402 ||
-          (status === 400 && !/^parameter_|^idempotency/.test(error.answer.body.error.code ?? 'parameter_'));
-        if (!ran) {
+        if (!ranBeforeFailing(error)) {
           log(status);
           send(status, text);
           return;
@@ -495,5 +511,11 @@ export async function startStripeEmulator(options: StripeEmulatorOptions): Promi
     createPayout: (currency) => structuredClone(state.createPayout(currency)),
     balance: () => state.balance(),
     balanceTransactions: () => structuredClone(state.balanceTransactions),
+    connectorOptions: (timeoutMs = 5_000) => ({
+      secretKey,
+      webhookSecret: options.webhookSecret,
+      apiUrl: baseUrl,
+      timeoutMs,
+    }),
   };
 }
