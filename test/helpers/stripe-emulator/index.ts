@@ -1,4 +1,15 @@
 // An emulator of Stripe's API for tests: not Stripe. The HTTP server the SDK is pointed at.
+//
+// What it serves: POST /v1/payment_methods, POST /v1/payment_intents (+ /capture, /cancel),
+// GET /v1/payment_intents/{id}, POST /v1/refunds, GET /v1/balance_transactions, GET /v1/payouts,
+// GET /v1/disputes/{id}, and the 3-D Secure page GET /3ds/{id}?result=approve|decline that
+// redirects to the intent's return_url with `payment_intent=…`. Objects start as Stripe's
+// published fixtures; parameters are checked as Stripe checks them; answers are replayed by
+// Idempotency-Key. Controls for tests: failNext (500, silent timeout, timeout after acting),
+// webhooks (pause, resume in reverse, redeliver, setUrl, idle), openDispute / closeDispute,
+// createPayout, balance, balanceTransactions, paymentIntent, requests (no card data kept).
+// Which test cards to type into Rampart (its BIN table refuses credit and prepaid cards):
+// STRIPE_TEST_CARDS in cards.ts.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type Stripe from 'stripe';
