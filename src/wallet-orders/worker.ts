@@ -1,6 +1,8 @@
+import { registerPeriodic } from '../platform/jobs/housekeeping.ts';
 import type { ClaimedJob, JobRunner } from '../platform/jobs/runner.ts';
 import { togetherOrEachAlone } from '../platform/jobs/together-or-alone.ts';
 import { expireAuthorization } from './authorization.ts';
+import { CAPTURE_SWEEP_EVERY_MS, CAPTURE_SWEEP_JOB, captureAgingOrders } from './capture-sweep.ts';
 import type { WalletOrdersDeps } from './deps.ts';
 import { EXPIRE_AUTHORIZATION_JOB, ordersOfProcessingJob, PROCESS_ORDER_JOB } from './jobs.ts';
 import { processOrder, processOrders } from './transitions.ts';
@@ -19,6 +21,16 @@ export function registerWalletOrderJobs(
     processInChunks(ctx, jobs.flatMap(orderIdsOf), ordersPerTransaction),
   );
   runner.register(EXPIRE_AUTHORIZATION_JOB, (job) => expireAuthorization(ctx, String(job.payload.orderId)));
+}
+
+/**
+ * The periodic capture of authorizations nearing their end (capture-sweep.ts): one singleton job
+ * whatever the number of worker processes, each run a sweep over every order due.
+ */
+export function registerCaptureSweep(runner: JobRunner, ctx: WalletOrdersDeps): Promise<unknown> {
+  return registerPeriodic(runner, ctx.db, CAPTURE_SWEEP_JOB, CAPTURE_SWEEP_EVERY_MS, async () => {
+    await captureAgingOrders(ctx);
+  });
 }
 
 const orderIdsOf = (job: ClaimedJob) => ordersOfProcessingJob(job.payload);
