@@ -102,6 +102,23 @@ describe('capture at delivery', () => {
     await expectHealthyLedger();
   });
 
+  it('captures a custody order with its credit, in its one transaction', async () => {
+    const dest = `account:${partner.accountId}`;
+    const { reservation, amount } = await lockedReservation(t, partner, { dest });
+    const created = await createOrder(t, partner, orderBody(partner, reservation, amount, { dest }));
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const id = String(created.body.id);
+    await processingWorkerFor(t).drain();
+    expect((await readOrder(t, partner, id)).status).toBe('COMPLETE');
+    expect(await sandboxAuthorizationState(t, id)).toBe('CAPTURED');
+    expect(await cardHoldState(t, id)).toBe('posted');
+    expect(await capturedAt(id)).toBeInstanceOf(Date);
+    const entries = await entriesOf(id);
+    expect(entries.map((entry) => entry.kind).sort()).toEqual(['order.capture', 'order.delivery']);
+    expect(entries[0]!.tx).toBe(entries[1]!.tx);
+    await expectHealthyLedger();
+  });
+
   it('rolls a failed settlement back whole, capture included, and a repeated report captures once', async () => {
     const id = await processingOrder();
     // The settling transaction fails after the capture call, at the status change (a crash there).
