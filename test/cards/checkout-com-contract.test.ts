@@ -1,6 +1,5 @@
-import type { Checkout } from 'checkout-sdk-node';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { checkoutComConnector } from '../../src/cards/checkout-com/connector.ts';
+import { type CheckoutSdk, checkoutComConnector } from '../../src/cards/checkout-com/connector.ts';
 import {
   authorizeRequest,
   captureRequest,
@@ -92,7 +91,7 @@ const declined = (code: string, summary: string): CkoPayment => ({
   _links: { self: AUTHORIZED._links.self },
 });
 
-type Payments = Checkout['payments'];
+type Payments = CheckoutSdk['payments'];
 
 describe('the types (checked by tsc --noEmit, which covers the tests)', () => {
   it("fit the SDK's own parameter types, and the connector has the contract's shape", () => {
@@ -101,7 +100,7 @@ describe('the types (checked by tsc --noEmit, which covers the tests)', () => {
     expectTypeOf<CkoVoidRequest>().toExtend<NonNullable<Parameters<Payments['void']>[1]>>();
     expectTypeOf<CkoRefundRequest>().toExtend<NonNullable<Parameters<Payments['refund']>[1]>>();
     expectTypeOf<string>().toExtend<NonNullable<Parameters<Payments['request']>[1]>>();
-    expectTypeOf<CkoCardTokenRequest>().toExtend<Parameters<Checkout['tokens']['request']>[0]>();
+    expectTypeOf<CkoCardTokenRequest>().toExtend<Parameters<CheckoutSdk['tokens']['request']>[0]>();
     expectTypeOf<ReturnType<typeof checkoutComConnector>>().toExtend<
       Pick<CardConnector, 'tokenize' | 'authorize' | 'retrieve' | 'capture' | 'void' | 'refund'>
     >();
@@ -235,7 +234,7 @@ function fakeSdk(answers: { payment?: CkoPayment; action?: CkoActionAccepted; er
   const tokens = {
     request: answer('tokens.request', () => ({ type: 'card', token: 'tok_x', expires_on: '' })),
   };
-  return { sdk: { payments, tokens } as unknown as Pick<Checkout, 'payments' | 'tokens'>, calls };
+  return { sdk: { payments, tokens } as unknown as CheckoutSdk, calls };
 }
 
 describe('a connector on the SDK, through the transformers', () => {

@@ -1,4 +1,5 @@
-import type { Checkout } from 'checkout-sdk-node';
+import type Payments from 'checkout-sdk-node/dist/api/payments/payments.js';
+import type Tokens from 'checkout-sdk-node/dist/api/tokens/tokens.js';
 import type { Money } from '../../platform/money.ts';
 import type { CardConnector, ConnectorResult } from '../connector.ts';
 import {
@@ -26,6 +27,17 @@ export type CheckoutComOperations = Pick<
   'name' | 'supports' | 'tokenize' | 'authorize' | 'retrieve' | 'capture' | 'void' | 'refund'
 >;
 
+/**
+ * The SDK's `Checkout` instance as far as the connector uses it. The package's index types
+ * resolve to `any` under NodeNext (its ESM declaration files import their siblings without an
+ * extension), so its Payments and Tokens classes are named by their own declaration files, whose
+ * members do resolve; a `new Checkout(…)` is passed as it is.
+ */
+export interface CheckoutSdk {
+  payments: Payments;
+  tokens: Tokens;
+}
+
 async function attempt<T>(call: () => Promise<T>): Promise<ConnectorResult<T>> {
   try {
     return { ok: true, value: await call() };
@@ -39,7 +51,7 @@ async function attempt<T>(call: () => Promise<T>): Promise<ConnectorResult<T>> {
  * payment records hold them), for answers of Checkout.com that carry none.
  */
 export function checkoutComConnector(
-  cko: Pick<Checkout, 'payments' | 'tokens'>,
+  cko: CheckoutSdk,
   amounts: (reference: string) => { amount: Money; currency: string },
 ): CheckoutComOperations {
   return {
