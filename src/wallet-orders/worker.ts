@@ -3,12 +3,14 @@ import type { ClaimedJob, JobRunner } from '../platform/jobs/runner.ts';
 import { togetherOrEachAlone } from '../platform/jobs/together-or-alone.ts';
 import { expireAuthorization } from './authorization.ts';
 import { CAPTURE_SWEEP_EVERY_MS, CAPTURE_SWEEP_JOB, captureAgingOrders } from './capture-sweep.ts';
+import { DELIVER_CODE_JOB, deliverCode } from './code-delivery.ts';
 import type { WalletOrdersDeps } from './deps.ts';
 import { EXPIRE_AUTHORIZATION_JOB, ordersOfProcessingJob, PROCESS_ORDER_JOB } from './jobs.ts';
 import { processOrder, processOrders } from './transitions.ts';
 
 /**
- * The card orders' background work: processing cleared orders and expiring steps.
+ * The card orders' background work: processing cleared orders, expiring steps and delivering
+ * their codes.
  * `ordersPerTransaction`: the processing chunk (tests give a small one rather than place hundreds).
  */
 export function registerWalletOrderJobs(
@@ -21,6 +23,7 @@ export function registerWalletOrderJobs(
     processInChunks(ctx, jobs.flatMap(orderIdsOf), ordersPerTransaction),
   );
   runner.register(EXPIRE_AUTHORIZATION_JOB, (job) => expireAuthorization(ctx, String(job.payload.orderId)));
+  runner.register(DELIVER_CODE_JOB, (job) => deliverCode(ctx, job.payload));
 }
 
 /**
