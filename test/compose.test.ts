@@ -22,6 +22,7 @@ import {
 function recordingProcessor(seen: AuthorizeRequest[]): CardProcessor {
   return {
     simulatesIssuer: false,
+    authorizationLifetimeMs: 7 * 24 * 3600 * 1000,
     authorize: (_q: Queryable, calls) =>
       calls.map(async ({ request }) => {
         seen.push(request);
@@ -36,6 +37,7 @@ function recordingProcessor(seen: AuthorizeRequest[]): CardProcessor {
 const authorized: AuthorizeRequest[] = [];
 const codes: { orderId: string; kind: string }[] = [];
 const codeSender: CodeSender = {
+  delivers: ['SMS', 'CARD2FA'],
   issue: (orderId, kind) => {
     codes.push({ orderId, kind });
     return '424242';
