@@ -13,12 +13,13 @@ import {
   findSubscription,
   insertSubscription,
   listSubscriptions,
+  lockPartnerSubscriptions,
   type SubscriptionFilter,
   type SubscriptionRow,
 } from './subscriptions-store.ts';
 import { assertNotifyUrlAllowed, type CallbackUrlDeps, parseNotifyUrl } from './url-policy.ts';
 
-/** facts §1.10: `{id, subscribed, notifyTarget, createdAt, failure, failCount}`. */
+/** docs/contract.md, Subscriptions and callbacks: `{id, subscribed, notifyTarget, createdAt, failure, failCount}`. */
 export function subscriptionView(row: SubscriptionRow) {
   return {
     id: row.id,
@@ -108,7 +109,7 @@ export async function createSubscription(
   const subscribeTo = await ownedSrn(ctx, tx, scope, input.subscribeTo);
   const notifyTarget = parseNotifyUrl(ctx, input.notifyTarget, 'notifyTarget').toString();
   // Serialises a partner's creations, so the count below cannot be raced past the limit.
-  await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`subscriptions:${scope.partnerId}`]);
+  await lockPartnerSubscriptions(tx, scope.partnerId);
   if ((await countExplicitSubscriptions(tx, scope.partnerId)) >= MAX_SUBSCRIPTIONS_PER_PARTNER)
     throw callbackErrors.tooManySubscriptions();
   const row = await insertSubscription(tx, {
@@ -149,7 +150,7 @@ export async function removeSubscription(ctx: SubscriptionsDeps, scope: Scope, i
   });
 }
 
-/** API.md decision 10: the partner's signing secret, for the master account's own keys only. */
+/** docs/contract.md, decision 10: the partner's signing secret, for the master account's own keys only. */
 export async function signingSecret(ctx: SubscriptionsDeps, scope: Scope) {
   if (scope.caller.account?.id !== scope.partnerId) throw callbackErrors.masterOnly();
   return { webhookSecret: await webhookSecretOf(ctx, ctx.db, scope.partnerId) };

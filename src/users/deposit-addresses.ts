@@ -1,10 +1,17 @@
 import type { Chain } from '../chains/addresses.ts';
 import type { ChainsDeps } from '../chains/port.ts';
 import type { Queryable } from '../platform/db/pool.ts';
+import { depositAddressesOf, insertDepositAddresses } from './deposit-addresses-store.ts';
 import { userErrors } from './errors.ts';
 
+export {
+  depositAddressesOf,
+  depositAddressesOfOwners,
+  findDepositAddressOwner,
+} from './deposit-addresses-store.ts';
+
 /**
- * `blockchains` of POST /v3/users (facts §1.3): Wyre's codes, answered as `depositAddresses`
+ * `blockchains` of POST /v3/users (docs/contract.md, Users and KYC): Wyre's codes, answered as `depositAddresses`
  * keyed by the currency a client deposits there. AVAXC is Wyre's name for the Avalanche C-chain.
  */
 const CHAIN_BY_CODE: Record<string, { chain: Chain; currency: string }> = {
@@ -49,11 +56,7 @@ export async function assignDepositAddresses(
   if (backends.includes(undefined)) throw userErrors.depositAddressesUnavailable();
   for (const [index, { chain, currency }] of wanted.entries()) {
     const { address, currencies } = await backends[index]!.depositAddress(q, chain, owner, currency);
-    await q.query(
-      `INSERT INTO deposit_addresses (address, chain, currency, partner_id, owner, created_at)
-       SELECT $1, $2, c, $4, $5, $6 FROM unnest($3::text[]) AS c ON CONFLICT (owner, currency) DO NOTHING`,
-      [address, chain, currencies, partnerId, owner, ctx.clock.now()],
-    );
+    await insertDepositAddresses(q, { address, chain, currencies, partnerId, owner }, ctx.clock.now());
   }
 }
 
@@ -89,36 +92,4 @@ export async function completeDepositAddresses(
   if (missing.length === 0) return current;
   await assignDepositAddresses(ctx, q, partnerId, owner, missing);
   return depositAddressesOf(q, partnerId, owner);
-}
-
-export async function depositAddressesOf(q: Queryable, partnerId: string, owner: string) {
-  const { rows } = await q.query<{ currency: string; address: string }>(
-    'SELECT currency, address FROM deposit_addresses WHERE partner_id = $1 AND owner = $2 ORDER BY currency',
-    [partnerId, owner],
-  );
-  return Object.fromEntries(rows.map((row) => [row.currency, row.address]));
-}
-
-/** depositAddressesOf for many owners of one partner in one query (a page of wallets), by owner. */
-export async function depositAddressesOfOwners(q: Queryable, partnerId: string, owners: readonly string[]) {
-  const byOwner = new Map<string, Record<string, string>>(owners.map((owner) => [owner, {}]));
-  if (owners.length === 0) return byOwner;
-  const { rows } = await q.query<{ owner: string; currency: string; address: string }>(
-    `SELECT owner, currency, address FROM deposit_addresses
-     WHERE partner_id = $1 AND owner = ANY($2::text[]) ORDER BY owner, currency`,
-    [partnerId, owners],
-  );
-  for (const row of rows) byOwner.get(row.owner)![row.currency] = row.address;
-  return byOwner;
-}
-
-/** Who a deposit to `address` on `chain` belongs to (for the deposit flow); undefined if nobody. */
-export async function findDepositAddressOwner(q: Queryable, chain: Chain, address: string) {
-  const { rows } = await q.query<{ owner: string; partner_id: string; currency: string }>(
-    'SELECT owner, partner_id, currency FROM deposit_addresses WHERE chain = $1 AND address = $2',
-    [chain, address],
-  );
-  return rows[0]
-    ? { owner: rows[0].owner, partnerId: rows[0].partner_id, currency: rows[0].currency }
-    : undefined;
 }
