@@ -70,9 +70,9 @@ const HOT_TABLES = [
 
 /**
  * Tables kept on growth analyses at every size (registerGrowthAnalyze stops the others at 5,000
- * rows of statistics). The signature replays: every full bench run that capped them too
- * (sessions 15 and 16) failed issue 6's GET /v3/transfers/{id} read flatness, where they are the
- * only table growing, for a reason not found; they are cheap to analyze (44 ms at 36,000 rows).
+ * rows of statistics). The signature replays: capped, the signed reads (GET /v3/transfers/{id})
+ * slow down as the table grows, the one table a read-only load grows, for a reason not yet
+ * found; a table of short rows, it is cheap to analyze.
  */
 const GROWTH_ANALYZED_AT_ANY_SIZE = ['signature_replays'];
 
@@ -225,9 +225,8 @@ async function startOn(config: Config, mode: Mode, opened: OpenedDatabase): Prom
   if (mode === 'serve') {
     try {
       app = await buildApp(ctx, { latestMigration: migrations.at(-1)?.version ?? '' });
-      // Fastify compiles every route's schemas when it gets ready (~0.4 s, the longest step of
-      // the main thread's start): done while the worker thread starts on the other core, not
-      // after it (cold start: bench/FINDINGS.md, session 17).
+      // Fastify compiles every route's schemas when it gets ready (the longest step of the main
+      // thread's start): done while the worker thread starts on the other core, not after it.
       await allOrFirstError([app.ready(), thread?.ready]);
       await app.listen({ host: config.host, port: config.port });
     } catch (error) {
@@ -242,7 +241,7 @@ async function startOn(config: Config, mode: Mode, opened: OpenedDatabase): Prom
   let callbacks: DeliveryWorker | undefined;
   if (workers === 'here') {
     // The workers' own connections: a busy HTTP server's requests queue for the main pool, and a
-    // job queued behind them for every statement fell ever further behind (bench/FINDINGS.md).
+    // job queued behind them for every statement would fall ever further behind.
     const workerCtx = compose(runtimeConfig, { db: workerDb, asyncCommitDb }, ports, environment);
     jobs = new JobRunner(workerDb, log, config.workerPollMs, config.jobLeaseSeconds, config.workerPoolSize);
     await registerHousekeeping(jobs, workerDb, [purgeOldAttempts]);

@@ -18,7 +18,7 @@ import {
 } from './spend-store.ts';
 import { defaultLimits, type LimitTable, type LimitTier, WINDOWS, type WindowName } from './tables.ts';
 
-/** Spec §2.4, all in USD. */
+/** The limits of docs/contract.md (Card limits), all in USD. */
 export interface LimitsView {
   dailyTotalSpent: Money;
   weeklyTotalSpent: Money;

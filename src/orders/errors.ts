@@ -3,7 +3,7 @@ import { ApiError, invalidValue } from '../platform/errors.ts';
 
 /** The orders module's failures (reservations now; card orders later). */
 export const orderErrors = {
-  /** Wyre's code for a reservation that is used, expired or unknown (API.md, Errors). */
+  /** Wyre's code for a reservation that is used, expired or unknown (docs/contract.md, Errors). */
   illegalReservation: () =>
     new ApiError(
       'ValidationException',

@@ -51,7 +51,7 @@ export async function checkReferrer(
 }
 
 /**
- * `dest` (spec §2.1): `<chain>:<address>` on a chain that carries destCurrency (address checked
+ * `dest` (docs/contract.md, Reservations and quotes): `<chain>:<address>` on a chain that carries destCurrency (address checked
  * with its checksum, on the environment's network), or `account:AC_…` / a bare `AC_…` naming the
  * caller's own account or a sub-account, which then holds the purchase in custody. Another
  * partner's account reads as unknown, so ids of other partners cannot be probed.

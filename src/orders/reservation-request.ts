@@ -10,7 +10,7 @@ import { checkCountry, checkCurrencyForCountry, checkDest, checkReferrer } from 
 import type { ReserveBody } from './schemas.ts';
 import { LOCKABLE_FIELDS, RATE_LOCK_FIELDS } from './supported.ts';
 
-/** The request fields as stored and read back (spec §2.3); amounts as exact decimal text. */
+/** The request fields as stored and read back (docs/contract.md, Reservations and quotes); amounts as exact decimal text. */
 export interface StoredRequest {
   amount: string | null;
   sourceAmount: string | null;
@@ -40,7 +40,7 @@ export interface StoredRequest {
 
 export interface ReservationRequest {
   stored: StoredRequest;
-  /** Set for a rate-locked reservation (spec §2.1 rule 1): what to quote. */
+  /** Set for a rate-locked reservation (docs/contract.md, Reservations and quotes): what to quote. */
   lock: QuoteInput | undefined;
 }
 
@@ -48,7 +48,7 @@ const PHONE = /^\+[1-9]\d{6,14}$/;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /**
- * Spec §2.1's rules across fields, API.md decision 4, and every field's own check; what is sold
+ * The rules across fields of docs/contract.md (Reservations and quotes), decision 4 there, and every field's own check; what is sold
  * is checked against `schedule`, the one the quote will use.
  */
 export async function readReserveRequest(

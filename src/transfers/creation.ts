@@ -20,7 +20,7 @@ import type { PreparedTransfer } from './transfer-request.ts';
 const MINUTE_MS = 60_000;
 export const TRANSFER_ENTRY_KIND = 'transfer';
 
-/** facts §5: quotes hold 15 minutes without exchange or between fiat currencies, 10 with crypto. */
+/** docs/contract.md, Transfers: quotes hold 15 minutes without exchange or between fiat currencies, 10 with crypto. */
 export function quoteLockMs(sourceCurrency: string, destCurrency: string): number {
   const crypto = chainsForCurrency(sourceCurrency).length > 0 || chainsForCurrency(destCurrency).length > 0;
   return (sourceCurrency !== destCurrency && crypto ? 10 : 15) * MINUTE_MS;

@@ -96,7 +96,7 @@ function depositEntry(deposit: ChainDeposit, reference: string): NewEntry {
   };
 }
 
-/** A deposit's transfer (facts §1.5 shape): COMPLETED from `external:chain:<chain>` to its owner. */
+/** A deposit's transfer (the Transfer shape of docs/contract.md, Transfers): COMPLETED from `external:chain:<chain>` to its owner. */
 function depositTransferRow(
   deposit: ChainDeposit,
   partnerId: string,

@@ -143,7 +143,7 @@ export interface PartiesRead {
 
 /**
  * The checks that read other modules' state, given what was read: a user source needs its
- * TRANSFER scope APPROVED and not closed (API.md decision 14: 403); a dest account or user must
+ * TRANSFER scope APPROVED and not closed (docs/contract.md, decision 14: 403); a dest account or user must
  * be of the same partner, and a dest user not closed; wallet parties as wallet-parties.ts says.
  */
 export function assertPartiesStanding(source: Party, dest: Party, read: PartiesRead, drawer: Drawer) {

@@ -32,7 +32,7 @@ function currency(value: string, field: string): string {
   return value;
 }
 
-/** facts §1.5: exactly one of sourceAmount and destAmount, each in its own currency's decimals. */
+/** docs/contract.md, Transfers: exactly one of sourceAmount and destAmount, each in its own currency's decimals. */
 function fixedAmount(body: CreateTransferBody, sourceCurrency: string, destCurrency: string) {
   if (body.sourceAmount !== undefined && body.destAmount !== undefined) throw transferErrors.bothAmounts();
   if (body.sourceAmount !== undefined) {

@@ -1,6 +1,6 @@
 import { fileTypeFromBuffer } from 'file-type';
 
-/** The media types spec §4.4 accepts, by what the bytes really are. */
+/** The media types documents may have (docs/contract.md, Users and KYC), by what the bytes really are. */
 export const DOCUMENT_MEDIA_TYPES = {
   pdf: 'application/pdf',
   jpg: 'image/jpeg',

@@ -9,13 +9,13 @@ import { userErrors } from './errors.ts';
 import { advanceScopes } from './scopes-service.ts';
 import { listScopes, saveUserFields } from './users-store.ts';
 
-/** Spec §4.4: which identity documents each uploadable field takes. */
+/** docs/contract.md, Users and KYC: which identity documents each uploadable field takes. */
 export const DOC_TYPES_BY_FIELD: Record<string, readonly string[]> = {
   governmentIdFront: ['GOVT_ID', 'DRIVING_LICENSE', 'PASSPORT_CARD', 'PASSPORT'],
   governmentIdBack: ['GOVT_ID', 'DRIVING_LICENSE', 'PASSPORT_CARD'],
 };
 
-/** API.md decision 1: 7.75 MiB. */
+/** docs/contract.md, decision 1: 7.75 MiB. */
 export const MAX_DOCUMENT_BYTES = 8_126_464;
 
 /** An uploaded file after checkedDocument: its bytes, what they really are, and their digest. */
