@@ -1,6 +1,6 @@
 /**
  * Issue 4's memory figure: uploading a 7 MB document raises the server's peak RSS by less than
- * 40 MB. Run with `node --import tsx bench/upload-rss.ts` (about 15 s). Starts Rampart on a fresh
+ * 40 MB. Run with `node --import tsx bench/scenarios/upload-rss.ts` (about 15 s). Starts Rampart on a fresh
  * database of the machine's PostgreSQL, creates a partner and a user, warms the upload path with a
  * small document, then for each 7 MB upload: resets the kernel's peak counter
  * (`/proc/<pid>/clear_refs` ← 5), reads VmRSS, uploads, reads VmHWM. Growth = VmHWM − VmRSS before.
@@ -11,8 +11,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { loadBenchConfig } from './config.ts';
-import { BENCH_OPERATOR_TOKEN, startTarget } from './targets.ts';
+import { loadBenchConfig } from '../harness/config.ts';
+import { BENCH_OPERATOR_TOKEN, startTarget } from '../harness/targets.ts';
 
 const LIMIT_MB = 40;
 const UPLOAD_BYTES = 7 * 1024 * 1024;

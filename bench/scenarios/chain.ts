@@ -19,28 +19,28 @@ import pg from 'pg';
 import pino from 'pino';
 import { type Address, type Hex, parseEther } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { custodyKeys } from '../src/chains/evm/custody-keys.ts';
-import { evmDepositAddress } from '../src/chains/evm/deposit-addresses.ts';
-import { evmDepositSide } from '../src/chains/evm/deposit-side.ts';
-import { evmRpc } from '../src/chains/evm/rpc.ts';
-import { parseEvmChains } from '../src/chains/evm/settings.ts';
-import { type WatchedChain, watchOnce } from '../src/chains/evm/watcher.ts';
+import { custodyKeys } from '../../src/chains/evm/custody-keys.ts';
+import { evmDepositAddress } from '../../src/chains/evm/deposit-addresses.ts';
+import { evmDepositSide } from '../../src/chains/evm/deposit-side.ts';
+import { evmRpc } from '../../src/chains/evm/rpc.ts';
+import { parseEvmChains } from '../../src/chains/evm/settings.ts';
+import { type WatchedChain, watchOnce } from '../../src/chains/evm/watcher.ts';
 import {
   checkChainIds,
   closeChainBackends,
   registerChainSettlers,
   requestChainSends,
-} from '../src/chains/port.ts';
-import { compose, environmentOf, portsFor, type Rampart } from '../src/compose.ts';
-import { loadConfig } from '../src/config.ts';
-import { sleep } from '../src/platform/clock.ts';
-import { migrate } from '../src/platform/db/migrate.ts';
-import { createPool, type Db, withTransaction } from '../src/platform/db/pool.ts';
-import { JobRunner } from '../src/platform/jobs/runner.ts';
-import { Money } from '../src/platform/money.ts';
-import { type EvmNode, startEvmNode } from '../test/helpers/evm-node.ts';
-import { markdownTable } from './report.ts';
-import { percentile } from './stats.ts';
+} from '../../src/chains/port.ts';
+import { compose, environmentOf, portsFor, type Rampart } from '../../src/compose.ts';
+import { loadConfig } from '../../src/config.ts';
+import { sleep } from '../../src/platform/clock.ts';
+import { migrate } from '../../src/platform/db/migrate.ts';
+import { createPool, type Db, withTransaction } from '../../src/platform/db/pool.ts';
+import { JobRunner } from '../../src/platform/jobs/runner.ts';
+import { Money } from '../../src/platform/money.ts';
+import { type EvmNode, startEvmNode } from '../../test/helpers/evm-node.ts';
+import { markdownTable } from '../harness/report.ts';
+import { percentile } from '../harness/stats.ts';
 
 const SEED = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
 const PG_SERVER = process.env.BENCH_PG_URL || 'postgres://postgres@127.0.0.1:5432';

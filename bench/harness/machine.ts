@@ -67,6 +67,7 @@ export function invokingCommand(env: NodeJS.ProcessEnv = process.env): string {
     .filter(([name, value]) => name.startsWith('BENCH_') && value !== undefined && value !== '')
     .map(([name, value]) => `${name}=${value}`)
     .sort();
-  const command = env.npm_lifecycle_event === 'bench' ? 'npm run bench' : 'node --import tsx bench/run.ts';
+  const command =
+    env.npm_lifecycle_event === 'bench' ? 'npm run bench' : 'node --import tsx bench/harness/run.ts';
   return [...settings, command].join(' ');
 }

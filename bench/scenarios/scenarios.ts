@@ -8,11 +8,11 @@
  * that signs each request; that function is called for every request, so keep it cheap.
  */
 import { createHmac } from 'node:crypto';
-import type { BenchConfig } from './config.ts';
-import { cardScenarios } from './fixtures/card-scenarios.ts';
-import { ledgerScenarios } from './fixtures/ledger-scenarios.ts';
-import { createPartner, uniqueTimestamps } from './fixtures/partner.ts';
-import { transferScenarios } from './fixtures/transfer-scenarios.ts';
+import { createPartner, uniqueTimestamps } from '../fixtures/partner.ts';
+import type { BenchConfig } from '../harness/config.ts';
+import { cardScenarios } from './card-scenarios.ts';
+import { ledgerScenarios } from './ledger-scenarios.ts';
+import { transferScenarios } from './transfer-scenarios.ts';
 
 export type TargetName = 'baseline' | 'rampart' | 'rampart-ledger-small' | 'rampart-ledger-large';
 

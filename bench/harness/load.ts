@@ -55,7 +55,7 @@ export class LoadGenerator {
   private exited = false;
 
   constructor() {
-    this.child = fork(path.join(repoRoot, 'bench/load-generator.ts'), [], {
+    this.child = fork(path.join(repoRoot, 'bench/harness/load-generator.ts'), [], {
       cwd: repoRoot,
       execArgv: ['--import', 'tsx'],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],

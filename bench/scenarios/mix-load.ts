@@ -6,11 +6,11 @@
  * harness should receive.
  */
 import http from 'node:http';
-import type { BenchConfig } from './config.ts';
-import { loadBenchConfig } from './config.ts';
+import type { BenchConfig } from '../harness/config.ts';
+import { loadBenchConfig } from '../harness/config.ts';
+import { percentile } from '../harness/stats.ts';
 import { type MixContext, makeMixFixture, pickOp, signerFor } from './mix-ops.ts';
 import type { RequestSpec } from './scenarios.ts';
-import { percentile } from './stats.ts';
 
 export interface MixCommand {
   servers: string[];

@@ -120,7 +120,7 @@ export function renderRun(report: RunReport): string {
       `(${2 * config.warmupS} s the first time) then ${config.durationS} s measured each; baseline server and ` +
       'Rampart both running throughout, each in its own unpinned process, all on 127.0.0.1',
     `- Latency figures: open-loop fixed rate from the same process (evenly spaced requests, up to ` +
-      `${config.connections} keep-alive sockets, raw HTTP/1.1 client of bench/raw-http.ts, latency from when a request is handed to its pool), ${config.latencyRounds} ` +
+      `${config.connections} keep-alive sockets, raw HTTP/1.1 client of test/helpers/raw-http.ts, latency from when a request is handed to its pool), ${config.latencyRounds} ` +
       `rounds of ${config.warmupS} s warm-up + ${config.durationS} s per scenario`,
     `- Database: \`${config.databaseName}\` on ${config.pgServerUrl}, created fresh for the run` +
       (report.pgbenchCommand ? `; (d) is \`${report.pgbenchCommand}\`` : ''),

@@ -1,13 +1,13 @@
 /**
  * Baselines (a)–(c): the least a Fastify route on this machine can cost, with nothing of Rampart
  * but its pool. Run as its own process by the harness:
- *   DATABASE_URL=… PORT=… BENCH_KV_ROWS=… node --import tsx bench/baseline-server.ts
+ *   DATABASE_URL=… PORT=… BENCH_KV_ROWS=… node --import tsx bench/harness/baseline-server.ts
  * The pool comes from Rampart's createPool with the settings Rampart's config resolves, so a gap
  * between (b)/(c) and a Rampart route is Rampart's own work, not a different pool.
  */
 import Fastify from 'fastify';
-import { loadConfig } from '../src/config.ts';
-import { createPool, type Db, withTransaction } from '../src/platform/db/pool.ts';
+import { loadConfig } from '../../src/config.ts';
+import { createPool, type Db, withTransaction } from '../../src/platform/db/pool.ts';
 
 const KV_DDL = `
   CREATE TABLE IF NOT EXISTS bench_kv (

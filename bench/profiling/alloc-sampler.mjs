@@ -2,12 +2,12 @@
  * Where a server's garbage comes from: a preload for the profiled server (plain node runs dist/,
  * hence JavaScript), given through PROFILE_NODE_ARGS:
  *   ALLOC_THREAD=main ALLOC_DELAY_MS=12000 ALLOC_FOR_MS=8000 \
- *   PROFILE_NODE_ARGS="--import ./bench/alloc-sampler.mjs" node --import tsx bench/profile.ts card-order 25
+ *   PROFILE_NODE_ARGS="--import ./bench/profiling/alloc-sampler.mjs" node --import tsx bench/profiling/profile.ts card-order 25
  * ALLOC_DELAY_MS after the thread starts (past the fixtures and the warm-up), V8's sampling heap
  * profiler runs for ALLOC_FOR_MS on the chosen thread (`main` or `worker`: the job runner's
  * thread), counting objects the young and old collections freed too, so it shows what is
  * allocated, not what stays. The profile goes to ALLOC_OUT (default
- * /tmp/rampart-alloc-<thread>.heapprofile); `bench/alloc-report.ts` reads it.
+ * /tmp/rampart-alloc-<thread>.heapprofile); `bench/profiling/alloc-report.ts` reads it.
  */
 import { writeFileSync } from 'node:fs';
 import inspector from 'node:inspector';

@@ -1,6 +1,6 @@
 /**
  * The card-order worker's CPU per order, measured alone (no request competing with it):
- *   node --import tsx bench/worker-cost.ts [seconds] [rounds]
+ *   node --import tsx bench/profiling/worker-cost.ts [seconds] [rounds]
  * Places `seconds` (default 10) of card orders at full load with the workers off
  * (RAMPART_WORKERS=false) on a database of its own (`rampart_worker_cost`, or BENCH_DB_NAME), so
  * they wait RUNNING_CHECKS with their processing jobs queued. Then, `rounds` times (default 3): a
@@ -15,18 +15,18 @@
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { type BenchConfig, databaseUrl, loadBenchConfig } from './config.ts';
-import { type CpuSnapshot, cpuSnapshot } from './cpu-usage.ts';
+import { type BenchConfig, databaseUrl, loadBenchConfig } from '../harness/config.ts';
 import {
   dropDatabase,
   recreateBenchDatabase,
   recreateDatabase,
   waitForDueJobs,
   withClient,
-} from './database.ts';
-import { LoadGenerator } from './load.ts';
-import { startServer } from './server-process.ts';
-import { BENCH_MASTER_KEY, BENCH_OPERATOR_TOKEN, rampartSpec } from './targets.ts';
+} from '../harness/database.ts';
+import { LoadGenerator } from '../harness/load.ts';
+import { startServer } from '../harness/server-process.ts';
+import { BENCH_MASTER_KEY, BENCH_OPERATOR_TOKEN, rampartSpec } from '../harness/targets.ts';
+import { type CpuSnapshot, cpuSnapshot } from './cpu-usage.ts';
 
 const SCENARIO = 'card-order';
 const DRAIN_LIMIT_MS = 180_000;
@@ -115,7 +115,7 @@ async function main(): Promise<void> {
   const seconds = Number(process.argv[2] ?? 10);
   const rounds = Number(process.argv[3] ?? 3);
   if (!(seconds > 0) || !Number.isInteger(rounds) || rounds < 1) {
-    throw new Error('usage: node --import tsx bench/worker-cost.ts [seconds] [rounds]');
+    throw new Error('usage: node --import tsx bench/profiling/worker-cost.ts [seconds] [rounds]');
   }
   const config = loadBenchConfig({ BENCH_DB_NAME: 'rampart_worker_cost', ...process.env });
   const runDir = await mkdtemp(path.join(os.tmpdir(), 'rampart-worker-cost-'));

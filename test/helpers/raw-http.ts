@@ -1,5 +1,6 @@
 /**
- * A minimal HTTP/1.1 keep-alive client for the fixed-rate sender (load-generator.ts `paced`).
+ * A minimal HTTP/1.1 keep-alive client for the bench's fixed-rate sender
+ * (bench/harness/load-generator.ts `paced`); test/bench/raw-http.test.ts checks its framing.
  *
  * Node's http.request cost the sender ~0.1 ms of CPU per request: at the latency figures' rates
  * (5,000 req/s and more) half a core of the two the server shares, and every pause of the sender's
@@ -12,7 +13,15 @@
  * are; a socket the server closes is replaced by the next request that needs one.
  */
 import net from 'node:net';
-import type { RequestSpec } from './scenarios.ts';
+
+/** One request as the pool writes it (bench scenarios' RequestSpec has this shape). */
+export interface RequestSpec {
+  method: string;
+  /** Path and query, starting with `/`. */
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
 
 interface Pending {
   bytes: Buffer;

@@ -3,7 +3,7 @@
  * allocation report (alloc-report.ts): both profile formats carry the same call frames.
  */
 import path from 'node:path';
-import { repoRoot } from './server-process.ts';
+import { repoRoot } from '../harness/server-process.ts';
 
 export interface CallFrame {
   functionName: string;

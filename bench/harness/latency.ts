@@ -2,12 +2,13 @@
  * The fixed-rate (open-loop) part of a run: p99 at a share of a scenario's measured req/s with its
  * control beside it, and latency-flat pairs (a scenario and its baseline paced at one rate).
  */
+
+import { findScenario } from '../scenarios/scenarios.ts';
 import type { BenchConfig } from './config.ts';
 import { type LatencyRun, latencyKey, type PairedLatencyRun, type Row, ratioKey } from './figures.ts';
 import type { LoadGenerator, PacedResult } from './load.ts';
 import { firstLine, log } from './log.ts';
 import type { Plan } from './plan.ts';
-import { findScenario } from './scenarios.ts';
 import { median } from './stats.ts';
 
 export interface LatencyMeasurements {

@@ -1,8 +1,8 @@
 /**
  * Issue 9's load scenario and soak, apart from `npm run bench`:
  *
- *   node --import tsx bench/mix.ts        the mix against one server, then two servers on one database
- *   node --import tsx bench/mix.ts soak   one server under the mix for BENCH_SOAK_S (600 for the
+ *   node --import tsx bench/scenarios/mix.ts        the mix against one server, then two servers on one database
+ *   node --import tsx bench/scenarios/mix.ts soak   one server under the mix for BENCH_SOAK_S (600 for the
  *                                         figure "RSS flat within 10% over a 10-minute soak")
  *
  * Each run: a fresh database on the machine's PostgreSQL, Rampart server process(es) as the bench
@@ -16,17 +16,17 @@ import { fork } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { type CallbackReceiver, startCallbackReceiver } from './callback-receiver.ts';
-import { type BenchConfig, loadBenchConfig, positiveInt } from './config.ts';
-import { dropDatabase, lockBenchDatabase, recreateDatabase } from './database.ts';
-import { log } from './log.ts';
-import { invokingCommand } from './machine.ts';
+import { type CallbackReceiver, startCallbackReceiver } from '../harness/callback-receiver.ts';
+import { type BenchConfig, loadBenchConfig, positiveInt } from '../harness/config.ts';
+import { dropDatabase, lockBenchDatabase, recreateDatabase } from '../harness/database.ts';
+import { log } from '../harness/log.ts';
+import { invokingCommand } from '../harness/machine.ts';
+import { markdownTable } from '../harness/report.ts';
+import { type RssGrowth, type RssSample, rssGrowth, rssTimeline, sampleRss } from '../harness/rss.ts';
+import { killAllServers, type RunningServer, repoRoot, startServer } from '../harness/server-process.ts';
+import { percentile } from '../harness/stats.ts';
+import { BENCH_MASTER_KEY, BENCH_OPERATOR_TOKEN, rampartSpec } from '../harness/targets.ts';
 import type { MixCommand, MixResult } from './mix-load.ts';
-import { markdownTable } from './report.ts';
-import { type RssGrowth, type RssSample, rssGrowth, rssTimeline, sampleRss } from './rss.ts';
-import { killAllServers, type RunningServer, repoRoot, startServer } from './server-process.ts';
-import { percentile } from './stats.ts';
-import { BENCH_MASTER_KEY, BENCH_OPERATOR_TOKEN, rampartSpec } from './targets.ts';
 
 interface MixSettings {
   durationS: number;
@@ -65,7 +65,7 @@ interface MixRun {
 }
 
 function runLoad(command: MixCommand): Promise<MixResult> {
-  const child = fork(path.join(repoRoot, 'bench/mix-load.ts'), [], {
+  const child = fork(path.join(repoRoot, 'bench/scenarios/mix-load.ts'), [], {
     cwd: repoRoot,
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -233,7 +233,7 @@ async function main(): Promise<number> {
       .replace('T', ' ')
       .replace(/\.\d+Z$/, ' UTC')}`,
     '',
-    `- Command: \`${invokingCommand().replace('node --import tsx bench/run.ts', `node --import tsx bench/mix.ts${soak ? ' soak' : ''}`)}\``,
+    `- Command: \`${invokingCommand().replace('node --import tsx bench/harness/run.ts', `node --import tsx bench/scenarios/mix.ts${soak ? ' soak' : ''}`)}\``,
     `- ${settings.connections} closed-loop connections from a second process, ` +
       `${soak ? settings.soakWarmupS : settings.warmupS} s warm-up; ` +
       `${settings.users} users; load average ${loadAverage.toFixed(2)} at start, ${os.loadavg()[0]?.toFixed(2)} at end`,

@@ -1,6 +1,6 @@
 /**
- * Reads a heap profile written by bench/alloc-sampler.mjs:
- *   node --import tsx bench/alloc-report.ts /tmp/rampart-alloc-main.heapprofile [requests]
+ * Reads a heap profile written by bench/profiling/alloc-sampler.mjs:
+ *   node --import tsx bench/profiling/alloc-report.ts /tmp/rampart-alloc-main.heapprofile [requests]
  * Prints the megabytes allocated in the sampled window (per request when given the number of
  * requests the server answered in it: req/s of the profile run × ALLOC_FOR_MS), then the top
  * functions by their own allocations and by everything allocated under them.
@@ -33,7 +33,8 @@ function tally(root: SamplingNode) {
 }
 
 const [file, requestsArg] = process.argv.slice(2);
-if (!file) throw new Error('usage: bench/alloc-report.ts <file.heapprofile> [requests in the window]');
+if (!file)
+  throw new Error('usage: bench/profiling/alloc-report.ts <file.heapprofile> [requests in the window]');
 const profile = JSON.parse(readFileSync(file, 'utf8')) as { head: SamplingNode };
 const { self, inclusive, total } = tally(profile.head);
 const requests = Number(requestsArg);

@@ -1,6 +1,6 @@
 /**
  * Issue 8's figure: SDK signing and request building add under 50 µs per call. Run with
- * `node --conditions=rampart-source --import tsx bench/sdk-overhead.ts` (about 10 s, no server,
+ * `node --conditions=rampart-source --import tsx bench/scenarios/sdk-overhead.ts` (about 10 s, no server,
  * no database).
  *
  * The SDK's whole call path runs for real (path and query, JSON body serialized once, timestamp,
@@ -15,7 +15,7 @@
 import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { RampartClient, signRequest } from '@rampart/sdk';
-import { median } from './stats.ts';
+import { median } from '../harness/stats.ts';
 
 const LIMIT_US = 50;
 const CALLS = 20_000;
@@ -114,7 +114,7 @@ async function main() {
   const cpu = cpus()[0]?.model ?? 'unknown CPU';
   console.log(`## SDK overhead ${new Date().toISOString().replace('T', ' ').slice(0, 19)} UTC
 
-- Command: \`node --conditions=rampart-source --import tsx bench/sdk-overhead.ts\`
+- Command: \`node --conditions=rampart-source --import tsx bench/scenarios/sdk-overhead.ts\`
 - Machine: ${cpus().length} CPUs (${cpu}); Node ${process.version}; load average ${loadavg()[0]!.toFixed(2)}
 - Method: ${ROUNDS} rounds of ${CALLS.toLocaleString('en-US')} sequential calls through the SDK against an in-process fetch that answers at once, minus the same number of direct calls of that fetch; median of the rounds
 

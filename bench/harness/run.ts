@@ -9,6 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { scenarios } from '../scenarios/scenarios.ts';
 import { type ColdStartResult, measureColdStart } from './cold-start.ts';
 import { type BenchConfig, loadBenchConfig, selected } from './config.ts';
 import { lockBenchDatabase, recreateBenchDatabase } from './database.ts';
@@ -20,7 +21,6 @@ import { invokingCommand, machineFacts } from './machine.ts';
 import { runPgbench } from './pgbench.ts';
 import { buildPlan, measurementCount, type Plan } from './plan.ts';
 import { prependRun, renderRun } from './report.ts';
-import { scenarios } from './scenarios.ts';
 import { killAllServers, repoRoot } from './server-process.ts';
 
 const exec = promisify(execFile);
@@ -87,7 +87,7 @@ function armWatchdog(config: BenchConfig, plan: Plan): NodeJS.Timeout {
 /** Other heavy work on the box (a test run, another bench) skews every number: look for it. */
 async function otherWork(): Promise<string[]> {
   try {
-    const { stdout } = await exec('pgrep', ['-af', 'vitest|bench/run.ts']);
+    const { stdout } = await exec('pgrep', ['-af', 'vitest|bench/harness/run.ts']);
     return stdout
       .split('\n')
       .filter((line) => line.trim() !== '')

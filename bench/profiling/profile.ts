@@ -1,6 +1,6 @@
 /**
  * CPU profile of a server under one scenario's full load, to find where a failing figure's time goes:
- *   node --import tsx bench/profile.ts <scenario-id> [seconds]
+ *   node --import tsx bench/profiling/profile.ts <scenario-id> [seconds]
  * Starts the scenario's target (Rampart or the baseline server) alone under `node --cpu-prof` on its
  * own database (`rampart_profile`, or BENCH_DB_NAME), makes the scenario's fixtures, warms up, loads
  * it for `seconds` (default 10) with the bench's load generator and stops the server. Prints, for
@@ -13,14 +13,14 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { databaseUrl, loadBenchConfig } from './config.ts';
+import { databaseUrl, loadBenchConfig } from '../harness/config.ts';
+import { recreateBenchDatabase, withDatabase } from '../harness/database.ts';
+import { LoadGenerator } from '../harness/load.ts';
+import { startServer } from '../harness/server-process.ts';
+import { BENCH_OPERATOR_TOKEN, targetSpec } from '../harness/targets.ts';
+import { findScenario } from '../scenarios/scenarios.ts';
 import { cpuSnapshot, cpuUsage } from './cpu-usage.ts';
-import { recreateBenchDatabase, withDatabase } from './database.ts';
-import { LoadGenerator } from './load.ts';
 import { type CallFrame, frameName, moduleOf, top } from './profile-frames.ts';
-import { findScenario } from './scenarios.ts';
-import { startServer } from './server-process.ts';
-import { BENCH_OPERATOR_TOKEN, targetSpec } from './targets.ts';
 
 interface ProfileNode {
   id: number;
@@ -112,7 +112,7 @@ async function main(): Promise<void> {
   const scenarioId = process.argv[2];
   const seconds = Number(process.argv[3] ?? 10);
   if (!scenarioId || !Number.isFinite(seconds) || seconds <= 0) {
-    throw new Error('usage: node --import tsx bench/profile.ts <scenario-id> [seconds]');
+    throw new Error('usage: node --import tsx bench/profiling/profile.ts <scenario-id> [seconds]');
   }
   const scenario = findScenario(scenarioId);
   const config = loadBenchConfig({ BENCH_DB_NAME: 'rampart_profile', ...process.env });

@@ -4,9 +4,9 @@
  * RAMPART_PUBLIC_URL) and may chain requests (a card order reserves first).
  */
 
-import { type Address, approvingCards, benchAddress } from './fixtures/cards.ts';
-import { createPartner, operatorCall, type Partner, type Signer, signer } from './fixtures/partner.ts';
-import { approvedUsers, creditAll, pickOther } from './fixtures/users.ts';
+import { type Address, approvingCards, benchAddress } from '../fixtures/cards.ts';
+import { createPartner, operatorCall, type Partner, type Signer, signer } from '../fixtures/partner.ts';
+import { approvedUsers, creditAll, pickOther } from '../fixtures/users.ts';
 import type { RequestSpec, ScenarioContext } from './scenarios.ts';
 
 export interface MixFixture {

@@ -6,10 +6,15 @@
  * the same scenario reuse one partner, one key.
  */
 import autocannon from 'autocannon';
+import { RawHttpPool, requestBytes } from '../../test/helpers/raw-http.ts';
+import {
+  findScenario,
+  type RequestSource,
+  type RequestSpec,
+  type ScenarioContext,
+} from '../scenarios/scenarios.ts';
 import { loadBenchConfig } from './config.ts';
 import type { LoadCommand, LoadReply, LoadResult, PacedResult } from './load.ts';
-import { RawHttpPool, requestBytes } from './raw-http.ts';
-import { findScenario, type RequestSource, type RequestSpec, type ScenarioContext } from './scenarios.ts';
 import { percentile } from './stats.ts';
 
 interface Prepared {

@@ -2,8 +2,8 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { TargetName } from '../scenarios/scenarios.ts';
 import type { BenchConfig } from './config.ts';
-import type { TargetName } from './scenarios.ts';
 import { freePort, type RunningServer, repoRoot, type ServerSpec, startServer } from './server-process.ts';
 
 export interface TargetOptions {
@@ -110,7 +110,7 @@ async function baselineSpec(options: TargetOptions): Promise<ServerSpec> {
   const port = await freePort();
   return {
     name: 'baseline',
-    args: ['bench/baseline-server.ts'],
+    args: ['bench/harness/baseline-server.ts'],
     env: childEnv({
       DATABASE_URL: options.databaseUrl,
       PORT: String(port),
