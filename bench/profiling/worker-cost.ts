@@ -9,7 +9,7 @@
  * every order COMPLETE); and the same on a copy whose queued jobs were deleted first (start-up
  * alone). The difference, divided by the orders, is what capture, delivery, settlement and the
  * housekeeping their rows bring cost each order: the share of a card order's CPU the bench's
- * card-order figure pays for while its requests run (bench/FINDINGS.md, session 15). Under load the worker's batches are smaller (a
+ * card-order figure pays for while its requests run. Under load the worker's batches are smaller (a
  * few hundred orders against thousands here), so this is its least cost per order.
  */
 import { mkdtemp } from 'node:fs/promises';
