@@ -5,7 +5,7 @@
  * all on 127.0.0.1 ports picked the same way; one load generator process drives every request.
  */
 
-import { findScenario, type TargetName } from '../scenarios/scenarios.ts';
+import { findScenario } from '../scenarios/scenarios.ts';
 import { type BenchConfig, databaseUrl } from './config.ts';
 import { checkpoint, dropDatabase, recreateDatabase, waitForDueJobs } from './database.ts';
 import { type Row, ratioKey } from './figures.ts';
@@ -14,6 +14,7 @@ import { LoadGenerator, type LoadResult } from './load.ts';
 import { firstLine, log } from './log.ts';
 import { initPgbench, type PgbenchResult, pgbenchLoad } from './pgbench.ts';
 import { type Group, groupRounds, PGBENCH, type Plan, roundOrder } from './plan.ts';
+import type { TargetName } from './scenario.ts';
 import type { RunningServer } from './server-process.ts';
 import { median } from './stats.ts';
 import { BENCH_OPERATOR_TOKEN, startTarget, targetDatabaseName, targetDatabaseUrl } from './targets.ts';

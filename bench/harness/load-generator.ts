@@ -7,14 +7,10 @@
  */
 import autocannon from 'autocannon';
 import { RawHttpPool, requestBytes } from '../../test/helpers/raw-http.ts';
-import {
-  findScenario,
-  type RequestSource,
-  type RequestSpec,
-  type ScenarioContext,
-} from '../scenarios/scenarios.ts';
+import { findScenario } from '../scenarios/scenarios.ts';
 import { loadBenchConfig } from './config.ts';
 import type { LoadCommand, LoadReply, LoadResult, PacedResult } from './load.ts';
+import type { RequestSource, RequestSpec, ScenarioContext } from './scenario.ts';
 import { percentile } from './stats.ts';
 
 interface Prepared {

@@ -9,9 +9,10 @@
  * rounds, so the box's swings (2× between consecutive runs on a busy 2-CPU VM) mostly cancel.
  */
 
-import { type HttpScenario, scenarios } from '../scenarios/scenarios.ts';
+import { scenarios } from '../scenarios/scenarios.ts';
 import { type BenchConfig, selected } from './config.ts';
 import { type FigureDefinition, figures, isCompared } from './figures.ts';
+import type { HttpScenario } from './scenario.ts';
 
 /**
  * Baseline (d), PostgreSQL's own TPC-B: not an HTTP scenario, but measured in rounds like one when a

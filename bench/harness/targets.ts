@@ -2,8 +2,8 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { TargetName } from '../scenarios/scenarios.ts';
 import type { BenchConfig } from './config.ts';
+import type { TargetName } from './scenario.ts';
 import { freePort, type RunningServer, repoRoot, type ServerSpec, startServer } from './server-process.ts';
 
 export interface TargetOptions {

@@ -8,9 +8,9 @@
 import http from 'node:http';
 import type { BenchConfig } from '../harness/config.ts';
 import { loadBenchConfig } from '../harness/config.ts';
+import type { RequestSpec } from '../harness/scenario.ts';
 import { percentile } from '../harness/stats.ts';
 import { type MixContext, makeMixFixture, pickOp, signerFor } from './mix-ops.ts';
-import type { RequestSpec } from './scenarios.ts';
 
 export interface MixCommand {
   servers: string[];

@@ -7,7 +7,7 @@
 import { type Address, approvingCards, benchAddress } from '../fixtures/cards.ts';
 import { createPartner, operatorCall, type Partner, type Signer, signer } from '../fixtures/partner.ts';
 import { approvedUsers, creditAll, pickOther } from '../fixtures/users.ts';
-import type { RequestSpec, ScenarioContext } from './scenarios.ts';
+import type { RequestSpec, ScenarioContext } from '../harness/scenario.ts';
 
 export interface MixFixture {
   partner: Partner;
