@@ -1,19 +1,18 @@
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { buildApp } from './app.ts';
-import { type DeliveryWorker, startCallbackWorker } from './callbacks/worker.ts';
+import { type DeliveryWorker, startCallbackWorker } from './callbacks/index.ts';
 import {
   checkChainIds,
   closeChainBackends,
   registerChainSettlers,
   registerChainWatchers,
-} from './chains/port.ts';
+} from './chains/index.ts';
 import { purgeOldAttempts } from './checkout/attempts-store.ts';
 import { compose, environmentOf, portsFor, type Rampart } from './compose.ts';
 import type { Config } from './config.ts';
-import { purgeExpiredReplays } from './identity/keys-store.ts';
-import { type CreatedMaster, ensureSandboxDemo } from './identity/operator-service.ts';
-import { rekeyAddressSpend } from './limits/address-rekey.ts';
+import { type CreatedMaster, ensureSandboxDemo, purgeExpiredReplays } from './identity/index.ts';
+import { rekeyAddressSpend } from './limits/index.ts';
 import { syncSandboxClock } from './operator/service.ts';
 import { resolveSecrets } from './platform/bootstrap-secrets.ts';
 import { sleep } from './platform/clock.ts';
@@ -27,8 +26,8 @@ import {
 } from './platform/jobs/housekeeping.ts';
 import { JobRunner } from './platform/jobs/runner.ts';
 import { loggerOptions } from './platform/logger.ts';
-import { registerTransferJobs } from './transfers/lifecycle.ts';
-import { registerUserJobs } from './users/jobs.ts';
+import { registerTransferJobs } from './transfers/index.ts';
+import { registerUserJobs } from './users/index.ts';
 import { registerWalletOrderJobs } from './wallet-orders/worker.ts';
 import { startWorkerThread, type WorkerThreadHost } from './worker-thread-host.ts';
 

@@ -1,7 +1,10 @@
-import { checkAccountVisible } from '../identity/accounts-service.ts';
-import { resolveMasquerade, type UserOwnerLookup } from '../identity/masquerade.ts';
-import type { Scope } from '../identity/types.ts';
-import { webhookSecretOf } from '../identity/webhook-secret.ts';
+import {
+  checkAccountVisible,
+  resolveMasquerade,
+  type Scope,
+  type UserOwnerLookup,
+  webhookSecretOf,
+} from '../identity/index.ts';
 import { type Queryable, type Tx, withTransaction } from '../platform/db/pool.ts';
 import { ApiError } from '../platform/errors.ts';
 import { isId, newId } from '../platform/ids.ts';

@@ -1,5 +1,4 @@
-import { type BalancesJson, balancesFromJson } from '../ledger/service.ts';
-import { balancesJsonOf } from '../ledger/store.ts';
+import { type BalancesJson, balancesFromJson, balancesJsonOf } from '../ledger/index.ts';
 import { rowsInInputOrder } from '../platform/db/grouped-writer.ts';
 import type { Queryable } from '../platform/db/pool.ts';
 import type { AccountRow } from './accounts-store.ts';

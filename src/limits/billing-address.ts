@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { BILLING_COUNTRIES } from '../orders/supported.ts';
+import { BILLING_COUNTRIES } from '../orders/index.ts';
 import { fieldRequired, invalidValue } from '../platform/errors.ts';
 
 /** A billing address as card orders and the limits calculation take it (docs/contract.md, Card limits). */

@@ -1,6 +1,6 @@
 import type { CountryCode } from 'libphonenumber-js/max';
 import { getCountryCallingCode } from 'libphonenumber-js/max';
-import { BILLING_COUNTRIES } from '../orders/supported.ts';
+import { BILLING_COUNTRIES } from '../orders/index.ts';
 import { countryName } from '../platform/countries.ts';
 
 /** What a form needs to call the region line (`stateLabel`, docs/contract.md, Reservations and quotes). */

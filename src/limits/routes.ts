@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { scopeOf } from '../identity/access.ts';
+import { scopeOf } from '../identity/index.ts';
 import { operatorAction } from '../operator/auth.ts';
 import {
   errorResponses,

@@ -1,4 +1,4 @@
-import { BILLING_COUNTRIES } from '../orders/supported.ts';
+import { BILLING_COUNTRIES } from '../orders/index.ts';
 import { Money } from '../platform/money.ts';
 
 /** Card purchase limits in USD over rolling windows (docs/contract.md, Card limits). */

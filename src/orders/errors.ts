@@ -1,4 +1,4 @@
-import { chainErrors } from '../chains/errors.ts';
+import { chainErrors } from '../chains/index.ts';
 import { ApiError, invalidValue } from '../platform/errors.ts';
 
 /** The orders module's failures (reservations now; card orders later). */

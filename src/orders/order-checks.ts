@@ -1,7 +1,5 @@
-import { CHAINS, parseChainSrn } from '../chains/addresses.ts';
-import { chainCarries, chainReachable } from '../chains/port.ts';
-import { getAccount } from '../identity/accounts-service.ts';
-import type { Scope } from '../identity/types.ts';
+import { CHAINS, chainCarries, chainReachable, parseChainSrn } from '../chains/index.ts';
+import { getAccount, type Scope } from '../identity/index.ts';
 import { ApiError } from '../platform/errors.ts';
 import { isId } from '../platform/ids.ts';
 import type { OrderRulesDeps } from './deps.ts';

@@ -1,9 +1,7 @@
-import type { Scope } from '../identity/types.ts';
+import type { Scope } from '../identity/index.ts';
 import { fieldRequired } from '../platform/errors.ts';
 import { type Money, parsePositiveAmount } from '../platform/money.ts';
-import type { FeeSchedule } from '../pricing/fees.ts';
-import type { QuoteInput } from '../pricing/quote.ts';
-import { assertSellableBy } from '../pricing/service.ts';
+import { assertSellableBy, type FeeSchedule, type QuoteInput } from '../pricing/index.ts';
 import type { OrderRulesDeps } from './deps.ts';
 import { orderErrors } from './errors.ts';
 import { checkCountry, checkCurrencyForCountry, checkDest, checkReferrer } from './order-checks.ts';

@@ -1,5 +1,5 @@
 import { Money } from '../platform/money.ts';
-import type { Quote } from '../pricing/quote.ts';
+import type { Quote } from '../pricing/index.ts';
 import type { ReservationRow, UsableReservationRow } from './store.ts';
 
 const decimal = (text: string | null) => (text === null ? null : new Money(text));

@@ -1,4 +1,4 @@
-import type { Scope } from '../identity/types.ts';
+import type { Scope } from '../identity/index.ts';
 import type { AppContext } from '../platform/context.ts';
 import { batched } from '../platform/db/grouped-transactions.ts';
 import { GroupedCalls } from '../platform/db/grouped-writer.ts';
@@ -6,15 +6,17 @@ import type { Db, Queryable, Tx } from '../platform/db/pool.ts';
 import { ApiError, notFound } from '../platform/errors.ts';
 import { newReservationId } from '../platform/ids.ts';
 import { type Money, parsePositiveAmount } from '../platform/money.ts';
-import { pricingErrors } from '../pricing/errors.ts';
-import { computeQuote, type PricedQuote, type Quote } from '../pricing/quote.ts';
 import {
   assertSellable,
+  computeQuote,
   forgetPricingSettings,
+  type PricedQuote,
   pricesWith,
+  pricingErrors,
   pricingSettings,
+  type Quote,
   quote,
-} from '../pricing/service.ts';
+} from '../pricing/index.ts';
 import type { OrderRulesDeps } from './deps.ts';
 import { orderErrors } from './errors.ts';
 import { checkCountry, checkCurrencyForCountry, checkDest, checkReferrer } from './order-checks.ts';

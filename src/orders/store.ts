@@ -1,8 +1,6 @@
 import { rowsInInputOrder } from '../platform/db/grouped-writer.ts';
 import type { Queryable } from '../platform/db/pool.ts';
-import type { Quote } from '../pricing/quote.ts';
-import type { RateDerivation } from '../pricing/rates.ts';
-import { atCurrentGeneration } from '../pricing/store.ts';
+import { atCurrentGeneration, type Quote, type RateDerivation } from '../pricing/index.ts';
 import type { StoredRequest } from './reservation-request.ts';
 
 /**

@@ -1,8 +1,7 @@
-import { type TransferCreatedArguments, transferCreatedArguments } from '../callbacks/service.ts';
-import { chainsForCurrency } from '../chains/addresses.ts';
-import { type ChainsDeps, chainBooksGas } from '../chains/port.ts';
-import type { Scope } from '../identity/types.ts';
-import { type HoldArguments, holdArguments, ledgerRefusal, type NewEntry } from '../ledger/service.ts';
+import { type TransferCreatedArguments, transferCreatedArguments } from '../callbacks/index.ts';
+import { type ChainsDeps, chainBooksGas, chainsForCurrency } from '../chains/index.ts';
+import type { Scope } from '../identity/index.ts';
+import { type HoldArguments, holdArguments, ledgerRefusal, type NewEntry } from '../ledger/index.ts';
 import { Money } from '../platform/money.ts';
 import type { TransferRulesDeps } from './deps.ts';
 import { transferErrors } from './errors.ts';

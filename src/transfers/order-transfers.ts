@@ -1,4 +1,4 @@
-import { transferCreatedArguments } from '../callbacks/service.ts';
+import { transferCreatedArguments } from '../callbacks/index.ts';
 import type { Tx } from '../platform/db/pool.ts';
 import { newId } from '../platform/ids.ts';
 import { Money } from '../platform/money.ts';

@@ -1,17 +1,18 @@
-import { type Chain, type Network, parseChainSrn } from '../chains/addresses.ts';
 import {
+  type Chain,
   chainCarries,
   chainDestinationRefusal,
   chainReachable,
   chainSendsAvailable,
-} from '../chains/port.ts';
-import { accountInPartner } from '../identity/accounts-service.ts';
-import type { Scope } from '../identity/types.ts';
+  type Network,
+  parseChainSrn,
+} from '../chains/index.ts';
+import { accountInPartner, type Scope } from '../identity/index.ts';
 import { batched } from '../platform/db/grouped-transactions.ts';
 import type { Queryable } from '../platform/db/pool.ts';
 import { isId } from '../platform/ids.ts';
-import { type TransferStanding, transferStandings } from '../users/transfer-standing.ts';
-import { walletOwners } from '../wallets/service.ts';
+import { type TransferStanding, transferStandings } from '../users/index.ts';
+import { walletOwners } from '../wallets/index.ts';
 import type { TransferRulesDeps } from './deps.ts';
 import { transferErrors } from './errors.ts';
 import type { Party } from './party.ts';

@@ -1,9 +1,13 @@
 import { currencyScale, Money } from '../platform/money.ts';
-import { pricingErrors } from '../pricing/errors.ts';
-import type { FeeRule, FeeSchedule } from '../pricing/fees.ts';
-import type { PriceSnapshot } from '../pricing/prices.ts';
-import { computeQuote } from '../pricing/quote.ts';
-import { currentFeeSchedule, currentPrices } from '../pricing/service.ts';
+import {
+  computeQuote,
+  currentFeeSchedule,
+  currentPrices,
+  type FeeRule,
+  type FeeSchedule,
+  type PriceSnapshot,
+  pricingErrors,
+} from '../pricing/index.ts';
 import type { TransferRulesDeps } from './deps.ts';
 
 /**

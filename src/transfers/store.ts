@@ -3,16 +3,16 @@ import {
   queueTransfersCreatedCall,
   type TransferCreatedArguments,
   transfersCreatedValues,
-} from '../callbacks/deliveries-store.ts';
-import { combinedEntries } from '../ledger/service.ts';
+} from '../callbacks/index.ts';
 import {
+  combinedEntries,
   type EntriesArguments,
   type EntryArguments,
   entriesValues,
   type HoldArguments,
   placeHoldCall,
   postEntriesCall,
-} from '../ledger/store.ts';
+} from '../ledger/index.ts';
 import { batched } from '../platform/db/grouped-transactions.ts';
 import { type Param, parameters } from '../platform/db/parameters.ts';
 import type { Queryable } from '../platform/db/pool.ts';

@@ -1,5 +1,5 @@
-import { assertNotifyUrlAllowed } from '../callbacks/service.ts';
-import type { Scope } from '../identity/types.ts';
+import { assertNotifyUrlAllowed } from '../callbacks/index.ts';
+import type { Scope } from '../identity/index.ts';
 import { isKnownCurrency, parsePositiveAmount } from '../platform/money.ts';
 import type { TransferRulesDeps } from './deps.ts';
 import { transferErrors } from './errors.ts';

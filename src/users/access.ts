@@ -1,5 +1,4 @@
-import { authErrors } from '../identity/errors.ts';
-import type { Scope } from '../identity/types.ts';
+import { authErrors, type Scope } from '../identity/index.ts';
 import type { Queryable } from '../platform/db/pool.ts';
 import { userErrors } from './errors.ts';
 import { findUser, type UserRow } from './users-store.ts';

@@ -1,4 +1,4 @@
-import type { Balances } from '../ledger/service.ts';
+import type { Balances } from '../ledger/index.ts';
 import type { Money } from '../platform/money.ts';
 import { FIELD_IDS, type FieldId, type FieldValue } from './fields.ts';
 import {

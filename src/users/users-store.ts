@@ -1,5 +1,4 @@
-import { type Balances, type BalancesJson, balancesFromJson } from '../ledger/service.ts';
-import { balancesJsonOf } from '../ledger/store.ts';
+import { type Balances, type BalancesJson, balancesFromJson, balancesJsonOf } from '../ledger/index.ts';
 import { rowsInInputOrder } from '../platform/db/grouped-writer.ts';
 import type { Queryable } from '../platform/db/pool.ts';
 import type { StoredField } from './fields.ts';

@@ -1,5 +1,4 @@
-import type { BalancesJson } from '../ledger/service.ts';
-import { balancesJsonOf } from '../ledger/store.ts';
+import { type BalancesJson, balancesJsonOf } from '../ledger/index.ts';
 import type { Queryable } from '../platform/db/pool.ts';
 
 /** The SQL of `wallets` (migration 036); rules live in service.ts. */

@@ -1,5 +1,5 @@
-import type { Chain } from '../chains/addresses.ts';
 import type { Queryable } from '../platform/db/pool.ts';
+import type { Chain } from './addresses.ts';
 
 /** The SQL of `deposit_addresses`: which owner holds which address, one per owner and currency. */
 

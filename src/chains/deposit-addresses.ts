@@ -1,8 +1,8 @@
-import type { Chain } from '../chains/addresses.ts';
-import type { ChainsDeps } from '../chains/port.ts';
 import type { Queryable } from '../platform/db/pool.ts';
+import type { Chain } from './addresses.ts';
 import { depositAddressesOf, insertDepositAddresses } from './deposit-addresses-store.ts';
-import { userErrors } from './errors.ts';
+import { chainErrors } from './errors.ts';
+import type { ChainsDeps } from './port.ts';
 
 export {
   depositAddressesOf,
@@ -31,7 +31,7 @@ export function chainsRequested(codes: string[]): { chain: Chain; currency: stri
       return;
     }
     const entry = Object.hasOwn(CHAIN_BY_CODE, upper) ? CHAIN_BY_CODE[upper] : undefined;
-    if (!entry) throw userErrors.unsupportedBlockchain(`blockchains[${index}]`, code);
+    if (!entry) throw chainErrors.unsupportedBlockchain(`blockchains[${index}]`, code);
     wanted.set(entry.currency, entry);
   });
   return [...wanted.values()];
@@ -53,7 +53,7 @@ export async function assignDepositAddresses(
   const wanted = chainsRequested(codes);
   if (wanted.length === 0) return;
   const backends = wanted.map(({ chain }) => ctx.chains.backends[chain]);
-  if (backends.includes(undefined)) throw userErrors.depositAddressesUnavailable();
+  if (backends.includes(undefined)) throw chainErrors.depositAddressesUnavailable();
   for (const [index, { chain, currency }] of wanted.entries()) {
     const { address, currencies } = await backends[index]!.depositAddress(q, chain, owner, currency);
     await insertDepositAddresses(q, { address, chain, currencies, partnerId, owner }, ctx.clock.now());
