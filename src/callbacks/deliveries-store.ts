@@ -78,15 +78,16 @@ export function transfersCreatedValues(all: readonly TransferCreatedArguments[])
       srns.push(srn);
     }
   });
+  const each = <K extends keyof TransferCreatedArguments>(key: K) => all.map((args) => args[key]);
   return [
-    all.map((args) => args.partnerId),
-    all.map((args) => args.accountId),
-    all.map((args) => args.trigger),
-    all.map((args) => args.implicitId),
-    all.map((args) => args.notifyUrl),
+    each('partnerId'),
+    each('accountId'),
+    each('trigger'),
+    each('implicitId'),
+    each('notifyUrl'),
     srnTransfers,
     srns,
-    all.map((args) => args.createdAt),
+    each('createdAt'),
     all[0]?.maxAttempts ?? 1,
   ];
 }

@@ -20,12 +20,5 @@ export {
   totalsByCurrency,
   voidHold,
 } from './service.ts';
-export {
-  balancesJsonOf,
-  type EntriesArguments,
-  type EntryArguments,
-  entriesValues,
-  type HoldArguments,
-  placeHoldCall,
-  postEntriesCall,
-} from './store.ts';
+export type { EntriesArguments, EntryArguments, HoldArguments } from './store.ts';
+export { balancesJsonOf, entriesValues, placeHoldCall, postEntriesCall } from './store.ts';
