@@ -1,4 +1,4 @@
--- Users API (spec §2.5, §3.1, §4.4): end users of a partner, their KYC fields, scopes and the
+-- Users API (docs/contract.md, Users and KYC): end users of a partner, their KYC fields, scopes and the
 -- history of every scope transition, identity documents, bank payment methods, deposit addresses.
 
 CREATE TABLE users (

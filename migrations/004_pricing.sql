@@ -16,7 +16,7 @@ CREATE TABLE fee_schedule (
   updated_at  timestamptz NOT NULL DEFAULT now()
 );
 
--- Wallet order reservations (spec §2.1-2.3, §3.2). `request` keeps the request fields as read back
+-- Wallet order reservations (docs/contract.md, Reservations and quotes). `request` keeps the request fields as read back
 -- (amounts as decimal text); the locked quote's amounts are NUMERIC columns, never floats.
 CREATE TABLE reservations (
   id                          text PRIMARY KEY CHECK (id ~ '^[2-9A-HJ-NP-Z]{20}$'),

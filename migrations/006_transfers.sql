@@ -1,4 +1,4 @@
--- Transfers (API.md, facts §1.5) and the chains port's outgoing sends.
+-- Transfers (docs/contract.md, Transfers) and the chains port's outgoing sends.
 -- No foreign keys to other modules' tables: parties are SRNs checked in code, money is in the ledger.
 
 CREATE TABLE transfers (
@@ -27,7 +27,7 @@ CREATE TABLE transfers (
   hold_id                     bigint,
   blockchain_tx               jsonb,
   failure_reason              text,
-  -- statusHistories of facts §1.5, appended with every status change in the same statement.
+  -- statusHistories (docs/contract.md, Transfers), appended with every status change in the same statement.
   status_history              jsonb NOT NULL DEFAULT '[]',
   created_at                  timestamptz NOT NULL,
   updated_at                  timestamptz NOT NULL,

@@ -1,4 +1,4 @@
--- Subscriptions (spec §6, facts §1.10) and signed callback deliveries with every attempt kept.
+-- Subscriptions (docs/contract.md, Subscriptions and callbacks) and signed callback deliveries with every attempt kept.
 -- No foreign keys to other modules' tables: partner_id/account_id are account ids, checked in code.
 
 CREATE TABLE callback_subscriptions (

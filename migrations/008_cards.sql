@@ -1,4 +1,4 @@
--- Card purchases (issue 7): wallet orders and their authorization (codes, 3-D Secure), the
+-- Card purchases: wallet orders and their authorization (codes, 3-D Secure), the
 -- sandbox card processor's own records, card spend for purchase limits (rows plus per-day
 -- buckets), partner limit overrides and wallet-order webhook targets. Depends on 001-005 only.
 
@@ -21,7 +21,7 @@ CREATE TABLE wallet_orders (
   dest_amount        numeric NOT NULL CHECK (dest_amount > 0),
   exchange_rate      numeric NOT NULL CHECK (exchange_rate > 0),
   fees               jsonb NOT NULL,
-  -- The charged amount in USD at the order's rate: what the limits count (API.md decision 13).
+  -- The charged amount in USD at the order's rate: what the limits count (docs/contract.md, decision 13).
   amount_usd         numeric NOT NULL CHECK (amount_usd >= 0),
   dest               text NOT NULL,
   email              text NOT NULL,

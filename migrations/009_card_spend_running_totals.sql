@@ -1,9 +1,9 @@
--- Card spend as running totals (issue 7: the limits read flat in the number of past orders).
+-- Card spend as running totals, so reading the limits costs the same however many orders a key has.
 -- Each card_spend row now carries running_usd: its key's spend up to and including this row, in
 -- (at, order_id) order. What a key spent since an instant S is its last row's running_usd minus
 -- that of its last row before S: two index probes per window, whatever the key's history, and
 -- exact to the instant as before. Replaces card_spend_days, whose 365-day window read up to 366
--- day buckets plus every row of the window's first day (~750 rows for 100k orders in 400 days).
+-- day buckets plus every row of the window's first day.
 
 ALTER TABLE card_spend ADD COLUMN running_usd numeric;
 

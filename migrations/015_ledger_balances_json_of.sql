@@ -2,8 +2,7 @@
 -- requests at once (src/identity/keys-store.ts). Depends on 013 and 014.
 --
 -- Called per row, ledger_balances_json costs a PL/pgSQL call and its own plan execution for each
--- request of a group: most of the statement's time (EXPLAIN ANALYZE of a group of 25 signed
--- requests: about 75 µs of its ~80 µs per row). One call per statement reads every owner's rows
+-- request of a group, most of the statement's time. One call per statement reads every owner's rows
 -- together. Same answer as ledger_balances_json: [[currency, total, available], …] by currency,
 -- amounts as text, summed over a system owner's stripes; '[]' for an owner without balances.
 CREATE FUNCTION ledger_balances_json_of(balance_owners text[])

@@ -3,8 +3,8 @@
 --
 -- PostgreSQL prepares a table's CHECK constraints again for every statement that writes it; a
 -- domain's check is prepared once per connection (the type cache). wallet_orders had thirteen
--- checks, read for the order's INSERT and again for each status change: pg_stat_statements put
--- the order INSERT at about 600 µs of PostgreSQL time. Same conditions, same columns; the rules
+-- checks, read for the order's INSERT and again for each status change, most of that INSERT's
+-- time in PostgreSQL. Same conditions, same columns; the rules
 -- across columns stay table checks.
 
 -- Wallet orders (src/wallet-orders/).

@@ -1,6 +1,6 @@
 -- ledger_settle_holds (020) checked that each entry takes exactly its hold from the holder with a
--- subquery per hold over every posting of the call: holds × postings rows, 1.7 ms of a worker
--- batch of 30 card captures (bench/FINDINGS.md, session 7). The postings are now summed per
+-- subquery per hold over every posting of the call: holds × postings rows, which grows with the
+-- square of a worker batch of card captures. The postings are now summed per
 -- entry once and joined to the holds. Same rule, same errors; the rest of the function is 020's.
 CREATE OR REPLACE FUNCTION ledger_settle_holds(pending_holds bigint[], entry_kinds text[], entry_references text[],
                                                entry_memos text[], posting_entries integer[], posting_owners text[],

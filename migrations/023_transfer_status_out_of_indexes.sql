@@ -2,7 +2,7 @@
 -- custody transfer UNCONFIRMED → PENDING → COMPLETED) were never HOT: every index but the primary
 -- key named `status` in its predicate, and PostgreSQL makes an update heap-only only when no
 -- column an index reads (predicates included) changed. So each status change wrote a new entry
--- into all five indexes, ~55 µs a row in a worker batch (bench/FINDINGS.md, session 9).
+-- into all five indexes, a cost paid for every row of a worker batch.
 --
 -- The predicates now read two generated columns that a status change leaves as they were: a
 -- transfer is `listed` (in history) unless it is a PREVIEW, which it stays, and

@@ -1,9 +1,9 @@
 -- Signature replay records keyed by when the request was signed, then by signature. Keyed by the
 -- signature alone (002), every signed request's row went to a random page of an index as large
--- as the window's traffic (49 MB after one card-order bench, PostgreSQL's buffers 128 MB), each
+-- as the window's traffic (under load, a sizeable part of PostgreSQL's buffers), each
 -- of those pages written out again, whole, after every checkpoint; a second index on expires_at
 -- served the purge. Keyed by time, new rows go to the last pages of one index, and the purge
--- (every five seconds now) deletes a range of it (bench/FINDINGS.md, session 10).
+-- (every five seconds) deletes a range of it.
 --
 -- "Seen twice" stays exactly as atomic: the timestamp is part of what is signed, so a signature
 -- comes with one signed_at only, and (signed_at, signature) is unique exactly when signature is.

@@ -15,8 +15,7 @@
 -- ledger_holds_owner (005) indexed pending holds by (owner, currency): every card order's hold
 -- went into it under external:card's key, and only the ledger audit reads pending holds by owner,
 -- summing all of them (a scan either way). The expiry sweep keeps its index (ledger_holds_pending).
---
--- Measured with the card-order profile (bench/FINDINGS.md, session 12).
+
 DROP INDEX ledger_postings_owner;
 CREATE INDEX ledger_postings_customer_owner ON ledger_postings (owner, currency)
   WHERE NOT (owner LIKE 'external:%' OR owner LIKE 'house:%');

@@ -5,9 +5,7 @@
 -- found by entry), yet every posting wrote an entry into both: five postings per card order, ten
 -- index insertions, both at the right edge of their index. The key (entry_id, id) is as unique
 -- as id (ids come from the sequence and are never reused), finds an entry's postings as the old
--- entry_id index did, and costs one insertion per posting. Inserting 650 delivery entries
--- (1,300 postings) through ledger_post_entries: 5.8 → 5.2 ms on a quiet machine
--- (bench/FINDINGS.md, session 13).
+-- entry_id index did, and costs one insertion per posting.
 ALTER TABLE ledger_postings
   DROP CONSTRAINT ledger_postings_pkey,
   ADD CONSTRAINT ledger_postings_pkey PRIMARY KEY (entry_id, id);

@@ -1,7 +1,7 @@
 -- A reservation's single use as a narrow row of its own instead of a new version of the
--- reservation's row. That row is ~1.9 KB (the request and the locked quote), and pages written at
--- fillfactor 85 keep little room for it: only 22% of uses were HOT, each wrote ~1.25 KB of WAL and
--- left a 1.9 KB dead version for VACUUM (bench/FINDINGS.md, sessions 13 and 14). Reservations are
+-- reservation's row. That row is large (the request and the locked quote), and pages written at
+-- fillfactor 85 keep little room for it: most uses were not HOT, each writing the whole row to the
+-- WAL again and leaving a dead version of it for VACUUM. Reservations are
 -- now written once and never changed, so their pages are filled again.
 --
 -- The primary key is the single-use rule: of concurrent INSERTs for one reservation the first

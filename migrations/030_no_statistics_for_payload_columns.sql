@@ -3,10 +3,8 @@
 -- filters, joins or sorts by one, so the planner never looks at their statistics, while ANALYZE
 -- sampled, sorted and measured their values, tens to hundreds of bytes each. Housekeeping
 -- analyzes a table every time it doubles and after a tenth of it changed
--- (src/platform/jobs/housekeeping.ts): during a card-order bench run ANALYZE was 5% of
--- PostgreSQL's CPU. Without these columns, on a bench database: reservations 834 -> 283 ms,
--- transfers 642 -> 458, wallet_orders 407 -> 298, chain_sends 185 -> 93 ms an ANALYZE
--- (bench/FINDINGS.md, session 14). A column a statement comes to filter by gets its statistics
+-- (src/platform/jobs/housekeeping.ts), so under load ANALYZE is a steady share of PostgreSQL's
+-- CPU, most of it spent on these columns. A column a statement comes to filter by gets its statistics
 -- back with SET STATISTICS -1 (test/platform/db/statistics.test.ts lists the rule).
 ALTER TABLE accounts ALTER COLUMN profile_fields SET STATISTICS 0;
 ALTER TABLE card_limit_overrides ALTER COLUMN limits SET STATISTICS 0;

@@ -1,19 +1,18 @@
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { buildApp } from './app.ts';
-import { type DeliveryWorker, startCallbackWorker } from './callbacks/worker.ts';
+import { type DeliveryWorker, startCallbackWorker } from './callbacks/index.ts';
 import {
   checkChainIds,
   closeChainBackends,
   registerChainSettlers,
   registerChainWatchers,
-} from './chains/port.ts';
+} from './chains/index.ts';
 import { purgeOldAttempts } from './checkout/attempts-store.ts';
 import { compose, environmentOf, portsFor, type Rampart } from './compose.ts';
 import type { Config } from './config.ts';
-import { purgeExpiredReplays } from './identity/keys-store.ts';
-import { type CreatedMaster, ensureSandboxDemo } from './identity/operator-service.ts';
-import { rekeyAddressSpend } from './limits/address-rekey.ts';
+import { type CreatedMaster, ensureSandboxDemo, purgeExpiredReplays } from './identity/index.ts';
+import { rekeyAddressSpend } from './limits/index.ts';
 import { syncSandboxClock } from './operator/service.ts';
 import { resolveSecrets } from './platform/bootstrap-secrets.ts';
 import { sleep } from './platform/clock.ts';
@@ -27,8 +26,8 @@ import {
 } from './platform/jobs/housekeeping.ts';
 import { JobRunner } from './platform/jobs/runner.ts';
 import { loggerOptions } from './platform/logger.ts';
-import { registerTransferJobs } from './transfers/lifecycle.ts';
-import { registerUserJobs } from './users/jobs.ts';
+import { registerTransferJobs } from './transfers/index.ts';
+import { registerUserJobs } from './users/index.ts';
 import { registerCaptureSweep, registerWalletOrderJobs } from './wallet-orders/worker.ts';
 import { startWorkerThread, type WorkerThreadHost } from './worker-thread-host.ts';
 
@@ -70,9 +69,9 @@ const HOT_TABLES = [
 
 /**
  * Tables kept on growth analyses at every size (registerGrowthAnalyze stops the others at 5,000
- * rows of statistics). The signature replays: every full bench run that capped them too
- * (sessions 15 and 16) failed issue 6's GET /v3/transfers/{id} read flatness, where they are the
- * only table growing, for a reason not found; they are cheap to analyze (44 ms at 36,000 rows).
+ * rows of statistics). The signature replays: capped, the signed reads (GET /v3/transfers/{id})
+ * slow down as the table grows, the one table a read-only load grows, for a reason not yet
+ * found; a table of short rows, it is cheap to analyze.
  */
 const GROWTH_ANALYZED_AT_ANY_SIZE = ['signature_replays'];
 
@@ -225,9 +224,8 @@ async function startOn(config: Config, mode: Mode, opened: OpenedDatabase): Prom
   if (mode === 'serve') {
     try {
       app = await buildApp(ctx, { latestMigration: migrations.at(-1)?.version ?? '' });
-      // Fastify compiles every route's schemas when it gets ready (~0.4 s, the longest step of
-      // the main thread's start): done while the worker thread starts on the other core, not
-      // after it (cold start: bench/FINDINGS.md, session 17).
+      // Fastify compiles every route's schemas when it gets ready (the longest step of the main
+      // thread's start): done while the worker thread starts on the other core, not after it.
       await allOrFirstError([app.ready(), thread?.ready]);
       await app.listen({ host: config.host, port: config.port });
     } catch (error) {
@@ -242,7 +240,7 @@ async function startOn(config: Config, mode: Mode, opened: OpenedDatabase): Prom
   let callbacks: DeliveryWorker | undefined;
   if (workers === 'here') {
     // The workers' own connections: a busy HTTP server's requests queue for the main pool, and a
-    // job queued behind them for every statement fell ever further behind (bench/FINDINGS.md).
+    // job queued behind them for every statement would fall ever further behind.
     const workerCtx = compose(runtimeConfig, { db: workerDb, asyncCommitDb }, ports, environment);
     jobs = new JobRunner(workerDb, log, config.workerPollMs, config.jobLeaseSeconds, config.workerPoolSize);
     await registerHousekeeping(jobs, workerDb, [purgeOldAttempts]);

@@ -7,10 +7,9 @@ import { sleep } from './platform/clock.ts';
  * `serve`'s background workers on a thread of their own (RAMPART_WORKER_THREAD, on by default).
  *
  * On the event loop that answers requests, a worker batch's synchronous work (a hundred orders'
- * ledger arguments, row parsing) made every request in flight wait, and every statement of a
- * request's transaction waited its turn behind it: card orders were latency-bound with a fifth
- * of the two cores idle. On its own thread the batch runs beside the requests (bench/FINDINGS.md,
- * session 10). The thread is `rampart worker` (runtime.ts, mode 'worker') in this process: its
+ * ledger arguments, row parsing) would make every request in flight wait, and every statement of
+ * a request's transaction wait its turn behind it, leaving cores idle. On its own thread the batch
+ * runs beside the requests. The thread is `rampart worker` (runtime.ts, mode 'worker') in this process: its
  * own pools on the same database, the same jobs, the same leases; nothing is shared in memory, so
  * a second process running workers is no different from it.
  */

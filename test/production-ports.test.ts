@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authorizeCards } from '../src/cards/service.ts';
+import { assignDepositAddresses } from '../src/chains/deposit-addresses.ts';
 import { chainSendsAvailable } from '../src/chains/port.ts';
 import { Money } from '../src/platform/money.ts';
-import { assignDepositAddresses } from '../src/users/deposit-addresses.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 
 /**

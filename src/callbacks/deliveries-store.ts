@@ -1,4 +1,13 @@
+import type { Param } from '../platform/db/parameters.ts';
 import type { Db, Queryable } from '../platform/db/pool.ts';
+
+/**
+ * The SQL of callback deliveries and their attempts.
+ *
+ * The callbacks' database functions, called from here or, inside another domain's statement,
+ * through queueTransferCreatedCall and queueTransfersCreatedCall: callbacks_queue_transfer_created,
+ * callbacks_queue_transfers_created; inside the database only: callbacks_new_delivery_id.
+ */
 
 export type DeliveryStatus = 'PENDING' | 'DELIVERED' | 'FAILED';
 
@@ -47,6 +56,52 @@ export interface TransferCreatedArguments {
   notifyUrl: string | null;
   createdAt: Date;
   maxAttempts: number;
+}
+
+/**
+ * `callbacks_queue_transfer_created(…)` as an expression of another domain's statement: the
+ * deliveries are queued in the statement that creates the transfer.
+ */
+export function queueTransferCreatedCall(param: Param, args: TransferCreatedArguments): string {
+  return `callbacks_queue_transfer_created(${param(args.partnerId)}, ${param(args.accountId)},
+         ${param(args.trigger)}, ${param(args.srns, '::text[]')}, ${param(args.implicitId)},
+         ${param(args.notifyUrl)}, ${param(args.createdAt, '::timestamptz')}, ${param(args.maxAttempts, '::int')})`;
+}
+
+/** The nine parameters of queueTransfersCreatedCall, in their order: one value per argument. */
+export function transfersCreatedValues(all: readonly TransferCreatedArguments[]): unknown[] {
+  const srnTransfers: number[] = [];
+  const srns: string[] = [];
+  all.forEach((args, index) => {
+    for (const srn of new Set(args.srns)) {
+      srnTransfers.push(index + 1);
+      srns.push(srn);
+    }
+  });
+  const each = <K extends keyof TransferCreatedArguments>(key: K) => all.map((args) => args[key]);
+  return [
+    each('partnerId'),
+    each('accountId'),
+    each('trigger'),
+    each('implicitId'),
+    each('notifyUrl'),
+    srnTransfers,
+    srns,
+    each('createdAt'),
+    all[0]?.maxAttempts ?? 1,
+  ];
+}
+
+/**
+ * `callbacks_queue_transfers_created(…)` for many transfers as an expression of another domain's
+ * statement, transfersCreatedValues at `$first`…: transfer i (1-based) is the i-th of each array.
+ */
+export function queueTransfersCreatedCall(first: number): string {
+  const [partners, accounts, triggers, implicitIds, urls, srnTransfers, srns, createdAt, maxAttempts] = [
+    0, 1, 2, 3, 4, 5, 6, 7, 8,
+  ].map((offset) => `$${first + offset}`);
+  return `callbacks_queue_transfers_created(${partners}::text[], ${accounts}::text[], ${triggers}::text[], ${implicitIds}::text[], ${urls}::text[],
+                                      ${srnTransfers}::int[], ${srns}::text[], ${createdAt}::timestamptz[], ${maxAttempts}::int)`;
 }
 
 export async function queueTransferCreated(q: Queryable, args: TransferCreatedArguments): Promise<void> {

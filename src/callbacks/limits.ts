@@ -1,6 +1,6 @@
 /** Bounds of the callbacks module, in one place (TigerStyle: limits on everything). */
 export const MAX_NOTIFY_URL_LENGTH = 2048;
-/** A receiver gets this long to answer before the attempt counts as failed (spec §6 says nothing). */
+/** A receiver gets this long to answer before the attempt counts as failed (docs/contract.md, Subscriptions and callbacks, sets no bound). */
 export const DELIVERY_TIMEOUT_MS = 10_000;
 /** Deliveries in flight per process: hanging receivers tie up at most this many slots. */
 export const DELIVERY_CONCURRENCY = 16;

@@ -10,7 +10,7 @@ import { Delivery, DeliveryDetail, DeliveryList, DeliveryListQuery, DeliveryPara
 
 const tags = ['Operator'];
 
-/** Callback deliveries for the operator (API.md operator table, decision 12). */
+/** Callback deliveries for the operator (docs/contract.md, Operator API and decision 12). */
 export const callbackOperatorRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.get<{ Querystring: { status?: DeliveryStatus; offset?: number; limit?: number } }>(
     '/operator/v1/callbacks',

@@ -12,7 +12,7 @@ import {
 } from './deliveries-store.ts';
 import { callbackErrors } from './errors.ts';
 
-/** API.md decision 12: `{id, subscriptionId, trigger, url, status, attempts, lastError, createdAt}`. */
+/** docs/contract.md, decision 12: `{id, subscriptionId, trigger, url, status, attempts, lastError, createdAt}`. */
 export function deliveryView(row: DeliveryRow) {
   return {
     id: row.id,

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { idempotencyScope, scopeOf } from '../identity/access.ts';
+import { idempotencyScope, scopeOf } from '../identity/index.ts';
 import { runIdempotent, sendIdempotent } from '../platform/http/idempotency.ts';
 import { errorResponses, PARTNER_SECURITY, withExample } from '../platform/http/openapi.ts';
 import {
@@ -28,7 +28,7 @@ import {
 
 const tags = ['Subscriptions'];
 
-/** Data subscriptions (facts §1.10, spec §6): who gets a signed callback for what. */
+/** Data subscriptions (docs/contract.md, Subscriptions and callbacks): who gets a signed callback for what. */
 export const callbackRoutes: FastifyPluginAsync<{ ctx: SubscriptionsDeps }> = async (app, { ctx }) => {
   app.post<{ Body: CreateSubscriptionBody }>(
     '/v3/subscriptions',

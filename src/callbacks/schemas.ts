@@ -48,7 +48,9 @@ export const SubscriptionParams = Type.Object({
 });
 
 export const SigningSecret = Type.Object({
-  webhookSecret: Type.String({ description: 'Key of the X-Rampart-Signature HMAC (API.md decision 10)' }),
+  webhookSecret: Type.String({
+    description: 'Key of the X-Rampart-Signature HMAC (docs/contract.md, decision 10)',
+  }),
 });
 
 export const DeliveryStatusText = Type.Union([

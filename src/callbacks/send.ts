@@ -9,13 +9,13 @@ import { ipLiteral, pinnedLookup } from './url-policy.ts';
 export const SIGNATURE_HEADER = 'X-Rampart-Signature';
 const USER_AGENT = 'Rampart-Callbacks/1';
 
-/** `t=<ms>,v1=<hex HMAC-SHA256(secret, t + "." + body)>` (API.md; Stripe's scheme). */
+/** `t=<ms>,v1=<hex HMAC-SHA256(secret, t + "." + body)>` (docs/contract.md, Subscriptions and callbacks; Stripe's scheme). */
 export function signatureHeader(secret: string, timestampMs: number, body: string): string {
   return `t=${timestampMs},v1=${hmacSha256Hex(secret, `${timestampMs}.${body}`)}`;
 }
 
 export interface SendResult {
-  /** 200 only (spec §6: "the receiver answers 200"); redirects are not followed. */
+  /** 200 only (docs/contract.md, Subscriptions and callbacks); redirects are not followed. */
   accepted: boolean;
   /** The coarse outcome partners see; `error` is the detail for the operator and logs. */
   outcome: DeliveryOutcome;

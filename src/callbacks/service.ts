@@ -1,4 +1,4 @@
-import { partnerIdOf } from '../identity/webhook-secret.ts';
+import { partnerIdOf } from '../identity/index.ts';
 import type { Queryable, Tx } from '../platform/db/pool.ts';
 import { newId } from '../platform/ids.ts';
 import { serializeJson } from '../platform/json.ts';

@@ -1,7 +1,10 @@
-import { checkAccountVisible } from '../identity/accounts-service.ts';
-import { resolveMasquerade, type UserOwnerLookup } from '../identity/masquerade.ts';
-import type { Scope } from '../identity/types.ts';
-import { webhookSecretOf } from '../identity/webhook-secret.ts';
+import {
+  checkAccountVisible,
+  resolveMasquerade,
+  type Scope,
+  type UserOwnerLookup,
+  webhookSecretOf,
+} from '../identity/index.ts';
 import { type Queryable, type Tx, withTransaction } from '../platform/db/pool.ts';
 import { ApiError } from '../platform/errors.ts';
 import { isId, newId } from '../platform/ids.ts';
@@ -13,12 +16,13 @@ import {
   findSubscription,
   insertSubscription,
   listSubscriptions,
+  lockPartnerSubscriptions,
   type SubscriptionFilter,
   type SubscriptionRow,
 } from './subscriptions-store.ts';
 import { assertNotifyUrlAllowed, type CallbackUrlDeps, parseNotifyUrl } from './url-policy.ts';
 
-/** facts §1.10: `{id, subscribed, notifyTarget, createdAt, failure, failCount}`. */
+/** docs/contract.md, Subscriptions and callbacks: `{id, subscribed, notifyTarget, createdAt, failure, failCount}`. */
 export function subscriptionView(row: SubscriptionRow) {
   return {
     id: row.id,
@@ -108,7 +112,7 @@ export async function createSubscription(
   const subscribeTo = await ownedSrn(ctx, tx, scope, input.subscribeTo);
   const notifyTarget = parseNotifyUrl(ctx, input.notifyTarget, 'notifyTarget').toString();
   // Serialises a partner's creations, so the count below cannot be raced past the limit.
-  await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`subscriptions:${scope.partnerId}`]);
+  await lockPartnerSubscriptions(tx, scope.partnerId);
   if ((await countExplicitSubscriptions(tx, scope.partnerId)) >= MAX_SUBSCRIPTIONS_PER_PARTNER)
     throw callbackErrors.tooManySubscriptions();
   const row = await insertSubscription(tx, {
@@ -149,7 +153,7 @@ export async function removeSubscription(ctx: SubscriptionsDeps, scope: Scope, i
   });
 }
 
-/** API.md decision 10: the partner's signing secret, for the master account's own keys only. */
+/** docs/contract.md, decision 10: the partner's signing secret, for the master account's own keys only. */
 export async function signingSecret(ctx: SubscriptionsDeps, scope: Scope) {
   if (scope.caller.account?.id !== scope.partnerId) throw callbackErrors.masterOnly();
   return { webhookSecret: await webhookSecretOf(ctx, ctx.db, scope.partnerId) };

@@ -86,6 +86,11 @@ export async function deleteSubscription(q: Queryable, filter: SubscriptionFilte
   return rowCount === 1;
 }
 
+/** Held until the transaction ends: one creation at a time per partner. */
+export async function lockPartnerSubscriptions(q: Queryable, partnerId: string): Promise<void> {
+  await q.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`subscriptions:${partnerId}`]);
+}
+
 export async function countExplicitSubscriptions(q: Queryable, partnerId: string): Promise<number> {
   const { rows } = await q.query<{ total: number }>(
     `SELECT count(*)::int AS total FROM callback_subscriptions

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import { webhookSecretOf } from '../identity/webhook-secret.ts';
+import { webhookSecretOf } from '../identity/index.ts';
 import { withTransaction } from '../platform/db/pool.ts';
 import { claimDueDeliveries, type DeliveryRow, finishAttempt, insertAttempt } from './deliveries-store.ts';
 import {

@@ -111,7 +111,7 @@ export function isValidAddress(chain: Chain, address: string, network: Network):
 }
 
 /**
- * Reads `<chain>:<address>` (spec §2.1 `dest`). Throws a ValidationException naming `field` for a
+ * Reads `<chain>:<address>` (`dest`, docs/contract.md, Reservations and quotes). Throws a ValidationException naming `field` for a
  * missing prefix, an unknown chain, a bad checksum or an address of the other network.
  */
 export function parseChainSrn(

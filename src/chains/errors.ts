@@ -1,4 +1,4 @@
-import { ApiError, notFound } from '../platform/errors.ts';
+import { ApiError, invalidValue, notFound } from '../platform/errors.ts';
 
 /**
  * The chains module's failures: a chain's node out of reach when a payout to it is asked for (one
@@ -6,6 +6,20 @@ import { ApiError, notFound } from '../platform/errors.ts';
  * (GET /operator/v1/chains/{name}/reconciliation).
  */
 export const chainErrors = {
+  /** A `blockchains` code Rampart does not know (users' and accounts' deposit addresses). */
+  unsupportedBlockchain: (path: string, value: string) =>
+    invalidValue(
+      path,
+      `Unsupported blockchain "${value.slice(0, 16)}"; use BTC, ETH, MATIC, AVAX or ALL.`,
+      'validation.unsupportedBlockchain',
+    ),
+  /** No backend for a requested chain: an address nobody holds the key to is never handed out. */
+  depositAddressesUnavailable: () =>
+    invalidValue(
+      'blockchains',
+      'Deposit addresses are only generated in sandbox until a custody backend is configured.',
+      'validation.unsupportedBlockchain',
+    ),
   /** A payout to the chain cannot be asked for while its node does not answer; nothing was written. */
   unavailable: (chain: string) =>
     new ApiError(

@@ -133,7 +133,7 @@ export interface ChainDeposit {
   address: string;
   currency: string;
   amount: Money;
-  /** The BlockchainTx of the facts (§1.5), direction INCOMING. */
+  /** The BlockchainTx of docs/contract.md (Transfers), direction INCOMING. */
   blockchainTx: Record<string, unknown>;
 }
 
@@ -158,7 +158,7 @@ export interface ChainSend {
 export interface ChainOutcome {
   reference: string;
   status: 'CONFIRMED' | 'FAILED';
-  /** The BlockchainTx of the facts (§1.5) when confirmed. */
+  /** The BlockchainTx of docs/contract.md (Transfers) when confirmed. */
   blockchainTx?: Record<string, unknown>;
   failureReason?: string;
 }

@@ -40,7 +40,7 @@ const HOT_WALLETS = Object.fromEntries(
   CHAINS.map((chain) => [chain, sandboxDepositAddress(chain, 'rampart:sandbox-hot-wallet')]),
 ) as Record<Chain, string>;
 
-/** facts §1.5's BlockchainTx; amounts stay decimal text here and become numbers in the API view. */
+/** The BlockchainTx of docs/contract.md (Transfers); amounts stay decimal text here and become numbers in the API view. */
 function generatedTx(send: ChainSendRow, nowMs: number): Record<string, unknown> {
   const evm = send.chain !== 'bitcoin';
   return {

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
+import { MAX_DOCUMENT_BYTES } from '../documents/index.ts';
 import { errorResponses, PARTNER_SECURITY, withExample } from '../platform/http/openapi.ts';
-import { MAX_DOCUMENT_BYTES } from '../users/documents-service.ts';
 import { scopeOf } from './access.ts';
 import { type AccountDocumentsDeps, uploadAccountDocument } from './account-documents.ts';
 import { documentUploadedAnswer } from './examples.ts';

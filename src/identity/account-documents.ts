@@ -1,10 +1,9 @@
-import { balancesOf } from '../ledger/service.ts';
+import { checkedDocument, type DocumentStorage } from '../documents/index.ts';
+import { balancesOf } from '../ledger/index.ts';
 import type { AppContext } from '../platform/context.ts';
 import { withTransaction } from '../platform/db/pool.ts';
 import { forbidden, invalidValue } from '../platform/errors.ts';
 import { newId } from '../platform/ids.ts';
-import { checkedDocument } from '../users/documents-service.ts';
-import type { DocumentStorage } from '../users/documents-store.ts';
 import { type AccountView, accountView } from './account-view.ts';
 import { visibleAccount } from './accounts-service.ts';
 import { updateProfileFields } from './accounts-store.ts';
@@ -66,7 +65,7 @@ function checkDocumentField(upload: AccountUpload): string {
 
 /**
  * POST /v3/accounts/{accountId}/{fieldId} (docs/contract.md decision 44): the raw file, checked
- * as users' documents are (users/documents-service.ts checkedDocument: its bytes must be what its
+ * as users' documents are (documents/check.ts checkedDocument: its bytes must be what its
  * Content-Type says), stored through the same storage, and its id appended to the field, which
  * becomes PENDING; answers the Account. All in one transaction; any refusal writes nothing.
  */

@@ -1,8 +1,8 @@
-import type { Balances } from '../ledger/service.ts';
+import type { Balances } from '../ledger/index.ts';
 import type { AccountRow } from './accounts-store.ts';
 import { type ProfileFieldView, profileView } from './profile-fields.ts';
 
-/** The Account shape of docs/contract.md, "Accounts". Balances are the ledger's; deposit addresses users/deposit-addresses.ts's. */
+/** The Account shape of docs/contract.md, "Accounts". Balances are the ledger's; deposit addresses chains/deposit-addresses.ts's. */
 export interface AccountView {
   id: string;
   status: AccountRow['status'];

@@ -1,11 +1,11 @@
-import type { ChainsDeps } from '../chains/port.ts';
-import { balancesOf } from '../ledger/service.ts';
+import type { ChainsDeps } from '../chains/index.ts';
+import { completeDepositAddresses, depositAddressesOf } from '../chains/index.ts';
+import { balancesOf } from '../ledger/index.ts';
 import type { AppContext } from '../platform/context.ts';
 import { isCountryCode } from '../platform/countries.ts';
 import type { Queryable, Tx } from '../platform/db/pool.ts';
 import { forbidden, invalidValue, notFound } from '../platform/errors.ts';
 import { newId } from '../platform/ids.ts';
-import { completeDepositAddresses, depositAddressesOf } from '../users/deposit-addresses.ts';
 import { type AccountView, accountView } from './account-view.ts';
 import {
   type AccountRow,

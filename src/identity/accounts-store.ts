@@ -136,3 +136,23 @@ export async function insertAccessAudits(q: Queryable, entries: AccessAuditEntry
     ],
   );
 }
+
+/** The partner's sealed callback secret: null when it has none yet; undefined: no such partner account. */
+export async function sealedWebhookSecret(
+  q: Queryable,
+  partnerId: string,
+): Promise<Buffer | null | undefined> {
+  const { rows } = await q.query<{ webhook_secret: Buffer | null }>(
+    'SELECT webhook_secret FROM accounts WHERE id = $1 AND partner_id = id',
+    [partnerId],
+  );
+  return rows[0]?.webhook_secret;
+}
+
+/** Stores the sealed secret unless the partner has one: concurrent first uses agree on one secret. */
+export async function setWebhookSecretOnce(q: Queryable, partnerId: string, sealed: Buffer): Promise<void> {
+  await q.query(
+    'UPDATE accounts SET webhook_secret = $2 WHERE id = $1 AND partner_id = id AND webhook_secret IS NULL',
+    [partnerId, sealed],
+  );
+}

@@ -48,7 +48,7 @@ function singleHeader(request: FastifyRequest, name: string): string | undefined
  *
  * Concurrent requests are looked up together: one statement per group of bearer lookups and one
  * per group of signature uses (GroupedCalls), each request still getting its own answer. Under
- * load that is one round trip for many requests instead of one each (bench/FINDINGS.md).
+ * load that is one round trip for many requests instead of one each.
  */
 export class Authenticator {
   private readonly secrets: SigningSecretCache;
@@ -88,7 +88,7 @@ export class Authenticator {
     if (raw === undefined) throw authErrors.timestampRequired();
     const sentMs = raw === 'duplicate' ? undefined : timestampMs(raw);
     if (sentMs === undefined) throw authErrors.invalidTimestamp();
-    // Real time, not the sandbox clock: clients sign with their real clocks (API.md decision 7).
+    // Real time, not the sandbox clock: clients sign with their real clocks (docs/contract.md, decision 7).
     const windowMs = this.ctx.config.signatureWindowMs;
     if (Math.abs(this.ctx.clock.realNow() - sentMs) > windowMs)
       throw authErrors.timestampOutOfWindow(windowMs);

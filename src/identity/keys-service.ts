@@ -95,7 +95,7 @@ function assertWithinCreator(ipWhitelist: string[], creator: Caller) {
 
 /**
  * POST /v2/apiKeys: a key for the acting account (masquerading mints one for a sub-account).
- * Spec §5.4.6: when the caller uses a bearer token and sends an ipWhitelist, that token is
+ * docs/contract.md, Authentication: when the caller uses a bearer token and sends an ipWhitelist, that token is
  * restricted to the same addresses.
  */
 export async function createApiKey(
@@ -145,7 +145,7 @@ export const MAX_SESSION_SECRET = 128;
 
 /**
  * POST /v2/sessions/auth/key: registers a client-generated secret as a bearer token with no
- * account yet (spec §5.4). The secret's hash must be new: two devices can never share one.
+ * account yet (docs/contract.md, Authentication). The secret's hash must be new: two devices can never share one.
  */
 export async function registerSessionSecret(ctx: AppContext, tx: Tx, secretKey: string) {
   const secretHash = hashSecret(secretKey);

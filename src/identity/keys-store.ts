@@ -1,4 +1,4 @@
-import { type BalancesJson, balancesFromJson } from '../ledger/service.ts';
+import { type BalancesJson, balancesFromJson, balancesJsonOf } from '../ledger/index.ts';
 import { rowsInInputOrder } from '../platform/db/grouped-writer.ts';
 import type { Queryable } from '../platform/db/pool.ts';
 import type { AccountRow } from './accounts-store.ts';
@@ -55,9 +55,9 @@ const KEY_OUTPUT = `${[
  * round trip.
  */
 const LIVE_WITH_BALANCES = `live
-  LEFT JOIN ledger_balances_json_of(ARRAY(
+  LEFT JOIN ${balancesJsonOf(`ARRAY(
     SELECT 'account:' || account_id FROM live WHERE with_balances AND account_id IS NOT NULL
-  )) AS b ON live.with_balances AND b.owner = 'account:' || live.account_id`;
+  )`)} AS b ON live.with_balances AND b.owner = 'account:' || live.account_id`;
 
 function withAccount(row: JoinedRow | undefined): KeyWithAccount | undefined {
   if (!row) return undefined;

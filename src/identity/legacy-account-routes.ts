@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { ChainsDeps } from '../chains/port.ts';
+import type { ChainsDeps } from '../chains/index.ts';
 import { errorResponses, PARTNER_SECURITY, withExample } from '../platform/http/openapi.ts';
 import { scopeOf } from './access.ts';
 import { getAccount } from './accounts-service.ts';

@@ -8,7 +8,7 @@ import type { CallerAccount } from './types.ts';
 export type MasqueradeTarget = { kind: 'account'; id: string } | { kind: 'user'; id: string };
 
 /**
- * Spec §5.5: `user:US_…` is a user; `account:AC_…` or a bare value is an account id (so a bare
+ * docs/contract.md, Authentication: `user:US_…` is a user; `account:AC_…` or a bare value is an account id (so a bare
  * `US_…` is looked up as an account and simply not found). Anything else is refused.
  */
 export function parseMasqueradeAs(value: string): MasqueradeTarget | undefined {

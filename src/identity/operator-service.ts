@@ -21,7 +21,7 @@ export interface CreatedMaster {
   accountId: string;
   apiKey: string;
   secretKey: string;
-  /** Signs this partner's callbacks (API.md decision 10); shown here once. */
+  /** Signs this partner's callbacks (docs/contract.md, decision 10); shown here once. */
   webhookSecret: string;
 }
 
@@ -81,7 +81,7 @@ export async function createMasterAccount(
   return created;
 }
 
-/** The Users API switch (spec §1: operator only), audited with the change. */
+/** The Users API switch (operator only: docs/contract.md, Users and KYC), audited with the change. */
 export async function switchUsersApi(ctx: AppContext, act: OperatorAct, accountId: string, enabled: boolean) {
   return withTransaction(ctx.db, async (tx) => {
     const account = await findAccountById(tx, accountId);

@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /**
- * Wyre request signatures (spec §5.2): hex HMAC-SHA256 over the URL exactly as the client sent
+ * Wyre request signatures (docs/contract.md, Authentication): hex HMAC-SHA256 over the URL exactly as the client sent
  * it followed by the raw body bytes. Behind a proxy we cannot know which public base URL the
  * client used, so each configured one is tried, and the path+query alone as well.
  */
@@ -38,7 +38,7 @@ export function signatureMatches(
 
 /**
  * The `timestamp` query value in epoch ms. Some Wyre clients send `Date.now() + "000"`
- * (16 digits, microseconds); API.md decision 7 reads those as microseconds.
+ * (16 digits, microseconds); docs/contract.md, decision 7 reads those as microseconds.
  */
 export function timestampMs(raw: string): number | undefined {
   if (!/^\d{1,16}$/.test(raw)) return undefined;

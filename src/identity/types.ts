@@ -1,4 +1,4 @@
-import type { Balances } from '../ledger/service.ts';
+import type { Balances } from '../ledger/index.ts';
 import type { AccountRow } from './accounts-store.ts';
 
 /** Who is calling, as established by authentication (before masquerading). */

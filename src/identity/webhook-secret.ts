@@ -2,10 +2,10 @@ import type { AppContext } from '../platform/context.ts';
 import { open, seal } from '../platform/crypto.ts';
 import type { Queryable } from '../platform/db/pool.ts';
 import { newKey } from '../platform/ids.ts';
-import { findAccountById } from './accounts-store.ts';
+import { findAccountById, sealedWebhookSecret, setWebhookSecretOnce } from './accounts-store.ts';
 
 /**
- * The per-partner callback signing secret (API.md decision 10), kept in `accounts.webhook_secret`
+ * The per-partner callback signing secret (docs/contract.md, decision 10), kept in `accounts.webhook_secret`
  * sealed under the master key; the associated data binds the box to its account.
  */
 export const webhookAad = (accountId: string) => `webhook-secret:${accountId}`;
@@ -23,23 +23,15 @@ export async function partnerIdOf(q: Queryable, accountId: string): Promise<stri
  * one here on first need. The conditional update makes concurrent first uses agree on one secret.
  */
 export async function webhookSecretOf(ctx: AppContext, q: Queryable, partnerId: string): Promise<string> {
-  let box = await sealedSecret(q, partnerId);
+  let box = await sealedWebhookSecret(q, partnerId);
   if (box === null) {
-    await q.query(
-      'UPDATE accounts SET webhook_secret = $2 WHERE id = $1 AND partner_id = id AND webhook_secret IS NULL',
-      [partnerId, seal(ctx.config.masterKey, newWebhookSecret(), webhookAad(partnerId))],
+    await setWebhookSecretOnce(
+      q,
+      partnerId,
+      seal(ctx.config.masterKey, newWebhookSecret(), webhookAad(partnerId)),
     );
-    box = await sealedSecret(q, partnerId);
+    box = await sealedWebhookSecret(q, partnerId);
   }
   if (!box) throw new Error(`no partner account ${partnerId}`);
   return open(ctx.config.masterKey, box, webhookAad(partnerId)).toString();
-}
-
-/** null: the partner has no secret yet; undefined: no such partner account. */
-async function sealedSecret(q: Queryable, partnerId: string): Promise<Buffer | null | undefined> {
-  const { rows } = await q.query<{ webhook_secret: Buffer | null }>(
-    'SELECT webhook_secret FROM accounts WHERE id = $1 AND partner_id = id',
-    [partnerId],
-  );
-  return rows[0]?.webhook_secret;
 }

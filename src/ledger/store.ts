@@ -1,6 +1,17 @@
+import type { Param } from '../platform/db/parameters.ts';
 import type { Queryable } from '../platform/db/pool.ts';
 
-/** The SQL of the ledger tables; rules live in service.ts. Amounts travel as decimal text. */
+/**
+ * The SQL of the ledger tables; rules live in service.ts. Amounts travel as decimal text.
+ *
+ * The ledger's database functions, called from here or, inside another domain's statement,
+ * through the fragments below (placeHoldCall, postEntriesCall, balancesJsonOf):
+ * ledger_post_entry, ledger_post_entries, ledger_place_hold, ledger_place_holds,
+ * ledger_settle_hold, ledger_settle_holds, ledger_post_hold, ledger_void_hold,
+ * ledger_balances_json_of; inside the database only: ledger_post_locked_hold,
+ * ledger_lock_pending_hold, ledger_add_to_balance, ledger_balance_stripe, ledger_is_system_owner,
+ * and the triggers' ledger_statement_balances and ledger_append_only.
+ */
 
 /**
  * ledger_post_entry's arguments (migration 010): an entry checked by the service, amounts as
@@ -54,6 +65,29 @@ export interface HoldArguments {
   amount: string;
   expiresAt: Date;
   reference: string | null;
+}
+
+/**
+ * `ledger_balances_json_of(owners)`: a row source another domain's read joins (`owner`, and
+ * `balances` for balancesFromJson), so a row and its balances come back in one statement.
+ * `owners` is the SQL of a text[] of owner SRNs.
+ */
+export function balancesJsonOf(owners: string): string {
+  return `ledger_balances_json_of(${owners})`;
+}
+
+/**
+ * `ledger_place_hold(…)` as an expression of another domain's statement, its value the new hold's
+ * id: the hold is placed in the same statement as the row that refers to it.
+ */
+export function placeHoldCall(param: Param, hold: HoldArguments): string {
+  return `ledger_place_hold(${param(hold.owner)}, ${param(hold.currency)}, ${param(hold.amount, '::numeric')},
+         ${param(hold.expiresAt, '::timestamptz')}, ${param(hold.reference)})`;
+}
+
+/** `ledger_post_entries(…)` as an expression of another domain's statement, entriesValues at `$first`…. */
+export function postEntriesCall(first: number): string {
+  return `ledger_post_entries(${entriesParams(first)})`;
 }
 
 /** The entry, its postings and the balances it moves, in one round trip; answers the entry id. */

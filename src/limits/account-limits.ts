@@ -1,5 +1,4 @@
-import { countryOfAccount } from '../identity/accounts-service.ts';
-import type { Scope } from '../identity/types.ts';
+import { countryOfAccount, type Scope } from '../identity/index.ts';
 import { invalidValue, notFound } from '../platform/errors.ts';
 import { isId } from '../platform/ids.ts';
 import type { Money } from '../platform/money.ts';

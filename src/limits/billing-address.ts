@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { BILLING_COUNTRIES } from '../orders/supported.ts';
+import { BILLING_COUNTRIES } from '../orders/index.ts';
 import { fieldRequired, invalidValue } from '../platform/errors.ts';
 
-/** A billing address as card orders and the limits calculation take it (spec §4.5). */
+/** A billing address as card orders and the limits calculation take it (docs/contract.md, Card limits). */
 export interface BillingAddress {
   street1: string;
   street2?: string;
@@ -20,7 +20,7 @@ const US_STATES = new Set(
 );
 
 /**
- * Postal codes per supported country (API.md decision 5): the US digits only (5, or ZIP+4);
+ * Postal codes per supported country (docs/contract.md, decision 5): the US digits only (5, or ZIP+4);
  * elsewhere the country's own format, letters included where the country uses them. Matched
  * after upper-casing.
  */
@@ -70,7 +70,7 @@ function text(value: string | undefined, field: string, max: number): string {
 }
 
 /**
- * Every member required (spec §4.5); country a supported billing country (Wyre's
+ * Every member required (docs/contract.md, Card limits); country a supported billing country (Wyre's
  * `Country not supported: "XX"`); a US state must be a state code; the postal code in the
  * country's format. `prefix` names the object in errors (`address.postalCode`).
  */

@@ -4,7 +4,7 @@ import type { CalculateBody } from './schemas.ts';
 import { currentLimits, type LimitsDeps, type LimitsView, tierOfUser } from './service.ts';
 
 /**
- * POST /v3/widget/limits/calculate (spec §4.5, §2.4): the address's limits and spend in USD; with
+ * POST /v3/widget/limits/calculate (docs/contract.md, Card limits): the address's limits and spend in USD; with
  * `userId`, the user's spend counts too and its DEBIT_CARD_L2 scope picks the higher table.
  * walletType and sourceCurrency are validated but change nothing: limits are one USD figure for
  * card and wallet-pay alike.

@@ -1,9 +1,9 @@
 import type { CountryCode } from 'libphonenumber-js/max';
 import { getCountryCallingCode } from 'libphonenumber-js/max';
-import { BILLING_COUNTRIES } from '../orders/supported.ts';
+import { BILLING_COUNTRIES } from '../orders/index.ts';
 import { countryName } from '../platform/countries.ts';
 
-/** What a form needs to call the region line (facts §1.8 `stateLabel`). */
+/** What a form needs to call the region line (`stateLabel`, docs/contract.md, Reservations and quotes). */
 const STATE_LABELS: Record<string, string> = {
   US: 'State',
   AU: 'State',
@@ -12,7 +12,7 @@ const STATE_LABELS: Record<string, string> = {
   IE: 'County',
 };
 
-/** GET /v3/widget/supportedCountries: spec §4.5's billing countries, by name. Computed once. */
+/** GET /v3/widget/supportedCountries: the billing countries of docs/contract.md (Card limits), by name. Computed once. */
 export const SUPPORTED_COUNTRIES = [...BILLING_COUNTRIES]
   .map((code) => ({
     name: countryName(code) ?? code,

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { scopeOf } from '../identity/access.ts';
+import { scopeOf } from '../identity/index.ts';
 import { operatorAction } from '../operator/auth.ts';
 import {
   errorResponses,
@@ -40,7 +40,8 @@ export const limitsRoutes: FastifyPluginAsync<{ ctx: LimitsDeps }> = async (app,
       config: { auth: 'none' },
       schema: {
         tags,
-        summary: 'Card purchase limits of a billing address, in USD (spec §4.5); no credentials',
+        summary:
+          'Card purchase limits of a billing address, in USD (docs/contract.md, Card limits); no credentials',
         description:
           'No credentials: a checkout form may call it. The limits and what is already spent in each rolling window (24 hours, 7 days, 365 days) for this billing address under the partner `accountId`, always in USD; with `userId` the user’s own spend counts too and an approved DEBIT_CARD_L2 scope gives the higher tables. An order above any `…Remaining` is refused (400 `limits.dailyLimitReached` and siblings). Unknown accountId or userId: 400.',
         body: withExample(CalculateBody, calculateRequest),

@@ -3,7 +3,7 @@ import { type Static, Type } from 'typebox';
 const Text = (maxLength: number, description?: string) =>
   Type.String({ maxLength, ...(description ? { description } : {}) });
 
-/** Spec §4.5's address; shared by card orders and the limits calculation. */
+/** The billing address of docs/contract.md (Card limits); shared by card orders and the limits calculation. */
 export const AddressBody = Type.Object(
   {
     street1: Text(200),
@@ -16,14 +16,14 @@ export const AddressBody = Type.Object(
   { additionalProperties: false },
 );
 
-/** POST /v3/widget/limits/calculate (spec §4.5). */
+/** POST /v3/widget/limits/calculate (docs/contract.md, Card limits). */
 export const CalculateBody = Type.Object(
   {
     accountId: Type.String({ minLength: 1, maxLength: 64, description: 'Partner account, AC_…' }),
     address: AddressBody,
     walletType: Type.Optional(
       Type.Union([Type.Literal('WALLET_PAY'), Type.Literal('APPLE_PAY'), Type.Literal('DEBIT_CARD')], {
-        description: 'APPLE_PAY is Wyre’s spelling of WALLET_PAY (API.md decision 6)',
+        description: 'APPLE_PAY is Wyre’s spelling of WALLET_PAY (docs/contract.md, decision 6)',
       }),
     ),
     userId: Type.Optional(

@@ -1,4 +1,4 @@
-import { partnerIdOf } from '../identity/webhook-secret.ts';
+import { partnerIdOf } from '../identity/index.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { AppContext } from '../platform/context.ts';
 import { batched } from '../platform/db/grouped-transactions.ts';
@@ -6,7 +6,7 @@ import { GroupedCalls } from '../platform/db/grouped-writer.ts';
 import type { Db, Queryable, Tx } from '../platform/db/pool.ts';
 import type { ApiError } from '../platform/errors.ts';
 import { Money } from '../platform/money.ts';
-import { approvedScopesOf } from '../users/scopes-service.ts';
+import { approvedScopesOf } from '../users/index.ts';
 import { limitErrors } from './errors.ts';
 import { findOverride, type StoredLimits } from './overrides-store.ts';
 import {
@@ -18,7 +18,7 @@ import {
 } from './spend-store.ts';
 import { defaultLimits, type LimitTable, type LimitTier, WINDOWS, type WindowName } from './tables.ts';
 
-/** Spec §2.4, all in USD. */
+/** The limits of docs/contract.md (Card limits), all in USD. */
 export interface LimitsView {
   dailyTotalSpent: Money;
   weeklyTotalSpent: Money;

@@ -32,8 +32,8 @@ const spentSince = (index: number, start: string) =>
  * (`atSql`, the order id): only when another process's clock ran ahead. Each probe is one index
  * descent (LIMIT 1), and a false answer gates the UPDATE that corrects those rows: as a one-time
  * filter it then never scans. Without it, a generic plan costs `spend_key = ANY($n)` by the
- * table's distinct keys; right after one key gained 100 thousand rows that was a sequential scan
- * of the table for every order (bench/FINDINGS.md, session 6).
+ * table's distinct keys, and once one key holds most of the rows that plan is a sequential scan
+ * of the table for every order.
  */
 const anyLater = (keys: string, atSql: string) => `(SELECT EXISTS (
     SELECT 1 FROM ${keys} CROSS JOIN LATERAL (

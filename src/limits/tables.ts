@@ -1,7 +1,7 @@
-import { BILLING_COUNTRIES } from '../orders/supported.ts';
+import { BILLING_COUNTRIES } from '../orders/index.ts';
 import { Money } from '../platform/money.ts';
 
-/** Card purchase limits in USD over rolling windows (spec §2.4, §8). */
+/** Card purchase limits in USD over rolling windows (docs/contract.md, Card limits). */
 export interface LimitTable {
   daily: Money;
   weekly: Money;
@@ -24,7 +24,7 @@ const table = (daily: number, weekly: number, yearly: number): LimitTable => ({
 });
 
 /**
- * Defaults from Wyre's published figures (facts §5): standard US 500 / 500 / 2,500 and
+ * Defaults from Wyre's published figures (docs/contract.md, Card limits): standard US 500 / 500 / 2,500 and
  * international 500 / 2,000 / 3,000 (gitbook "checking limits"); DEBIT_CARD_L2 from "access
  * higher limits": US weekly 7,500, yearly 100,000; international weekly 10,000, yearly 250,000.
  * Wyre gives no L2 daily figure; we use a third of the weekly one.

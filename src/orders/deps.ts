@@ -1,5 +1,5 @@
-import type { ChainsDeps } from '../chains/port.ts';
-import type { PricingDeps } from '../pricing/service.ts';
+import type { ChainsDeps } from '../chains/index.ts';
+import type { PricingDeps } from '../pricing/index.ts';
 
 /**
  * What the reservation rules are given besides the base context: prices and the chains' network.

@@ -1,9 +1,9 @@
-import { chainErrors } from '../chains/errors.ts';
+import { chainErrors } from '../chains/index.ts';
 import { ApiError, invalidValue } from '../platform/errors.ts';
 
 /** The orders module's failures (reservations now; card orders later). */
 export const orderErrors = {
-  /** Wyre's code for a reservation that is used, expired or unknown (API.md, Errors). */
+  /** Wyre's code for a reservation that is used, expired or unknown (docs/contract.md, Errors). */
   illegalReservation: () =>
     new ApiError(
       'ValidationException',

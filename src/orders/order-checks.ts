@@ -1,7 +1,5 @@
-import { CHAINS, parseChainSrn } from '../chains/addresses.ts';
-import { chainCarries, chainReachable } from '../chains/port.ts';
-import { getAccount } from '../identity/accounts-service.ts';
-import type { Scope } from '../identity/types.ts';
+import { CHAINS, chainCarries, chainReachable, parseChainSrn } from '../chains/index.ts';
+import { getAccount, type Scope } from '../identity/index.ts';
 import { ApiError } from '../platform/errors.ts';
 import { isId } from '../platform/ids.ts';
 import type { OrderRulesDeps } from './deps.ts';
@@ -51,7 +49,7 @@ export async function checkReferrer(
 }
 
 /**
- * `dest` (spec §2.1): `<chain>:<address>` on a chain that carries destCurrency (address checked
+ * `dest` (docs/contract.md, Reservations and quotes): `<chain>:<address>` on a chain that carries destCurrency (address checked
  * with its checksum, on the environment's network), or `account:AC_…` / a bare `AC_…` naming the
  * caller's own account or a sub-account, which then holds the purchase in custody. Another
  * partner's account reads as unknown, so ids of other partners cannot be probed.

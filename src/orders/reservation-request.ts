@@ -1,16 +1,14 @@
-import type { Scope } from '../identity/types.ts';
+import type { Scope } from '../identity/index.ts';
 import { fieldRequired } from '../platform/errors.ts';
 import { type Money, parsePositiveAmount } from '../platform/money.ts';
-import type { FeeSchedule } from '../pricing/fees.ts';
-import type { QuoteInput } from '../pricing/quote.ts';
-import { assertSellableBy } from '../pricing/service.ts';
+import { assertSellableBy, type FeeSchedule, type QuoteInput } from '../pricing/index.ts';
 import type { OrderRulesDeps } from './deps.ts';
 import { orderErrors } from './errors.ts';
 import { checkCountry, checkCurrencyForCountry, checkDest, checkReferrer } from './order-checks.ts';
 import type { ReserveBody } from './schemas.ts';
 import { LOCKABLE_FIELDS, RATE_LOCK_FIELDS } from './supported.ts';
 
-/** The request fields as stored and read back (spec §2.3); amounts as exact decimal text. */
+/** The request fields as stored and read back (docs/contract.md, Reservations and quotes); amounts as exact decimal text. */
 export interface StoredRequest {
   amount: string | null;
   sourceAmount: string | null;
@@ -40,7 +38,7 @@ export interface StoredRequest {
 
 export interface ReservationRequest {
   stored: StoredRequest;
-  /** Set for a rate-locked reservation (spec §2.1 rule 1): what to quote. */
+  /** Set for a rate-locked reservation (docs/contract.md, Reservations and quotes): what to quote. */
   lock: QuoteInput | undefined;
 }
 
@@ -48,7 +46,7 @@ const PHONE = /^\+[1-9]\d{6,14}$/;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /**
- * Spec §2.1's rules across fields, API.md decision 4, and every field's own check; what is sold
+ * The rules across fields of docs/contract.md (Reservations and quotes), decision 4 there, and every field's own check; what is sold
  * is checked against `schedule`, the one the quote will use.
  */
 export async function readReserveRequest(

@@ -1,5 +1,5 @@
 import { Money } from '../platform/money.ts';
-import type { Quote } from '../pricing/quote.ts';
+import type { Quote } from '../pricing/index.ts';
 import type { ReservationRow, UsableReservationRow } from './store.ts';
 
 const decimal = (text: string | null) => (text === null ? null : new Money(text));
@@ -43,15 +43,15 @@ class LazyDecimals implements ProxyHandler<Record<string, Money>> {
 
 /**
  * The same map, each entry read as Money when first used. A locked quote carries two dozen
- * equivalencies and the card order that uses it reads one (USD): parsing them all was ~4% of the
- * server's CPU per card order, and a getter defined per entry still cost ~2% (a closure and a
- * descriptor each, the object turned into a dictionary): a proxy costs three objects.
+ * equivalencies and the card order that uses it reads one (USD): parsing them all, or defining a
+ * getter per entry (a closure and a descriptor each, the object turned into a dictionary), costs
+ * far more than the order needs; a proxy costs three objects.
  */
 function lazyDecimals(map: Record<string, string> | null): Record<string, Money> {
   return new Proxy<Record<string, Money>>({}, new LazyDecimals(map ?? {}));
 }
 
-/** The locked quote exactly as stored: it is never recomputed (spec §2.3). */
+/** The locked quote exactly as stored: it is never recomputed (docs/contract.md, Reservations and quotes). */
 export function storedQuote(row: UsableReservationRow): Quote | null {
   if (!row.quote_locked) return null;
   return {
@@ -67,8 +67,8 @@ export function storedQuote(row: UsableReservationRow): Quote | null {
 }
 
 /**
- * GET /v3/orders/reservation/{id} (spec §2.3): every request field; unset contact fields read
- * as "" and every other unset field as null (API.md decision 9); lockFields as [] when none.
+ * GET /v3/orders/reservation/{id} (docs/contract.md, Reservations and quotes): every request field; unset contact fields read
+ * as "" and every other unset field as null (docs/contract.md, decision 9); lockFields as [] when none.
  */
 export function reservationView(row: ReservationRow) {
   const r = row.request;

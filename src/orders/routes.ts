@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { idempotencyScope, scopeOf } from '../identity/access.ts';
+import { idempotencyScope, scopeOf } from '../identity/index.ts';
 import { hasIdempotencyKey, runIdempotent, sendIdempotent } from '../platform/http/idempotency.ts';
 import { errorResponses, PARTNER_SECURITY, withExample } from '../platform/http/openapi.ts';
 import {
@@ -60,7 +60,7 @@ export const ordersRoutes: FastifyPluginAsync<{ ctx: OrdersDeps }> = async (app,
       schema: {
         tags,
         security: PARTNER_SECURITY,
-        summary: 'Read a reservation with its locked quote (spec §2.3)',
+        summary: 'Read a reservation with its locked quote (docs/contract.md, Reservations and quotes)',
         description:
           'The account that made the reservation. Everything the reservation was made with, and for a rate-locked one its quote; still readable after it was used or expired. Another partner’s reservation answers 404 like an unknown one.',
         params: ReservationParams,

@@ -13,7 +13,7 @@ const RedirectUrl = Type.String({
   description: 'http(s) URL, at most 2048 characters',
 });
 
-/** Spec §2.1 (plus Wyre's autoRedirect). Rules across fields are in reservation-request.ts. */
+/** The reservation request of docs/contract.md, Reservations and quotes (plus Wyre's autoRedirect). Rules across fields are in reservation-request.ts. */
 export const ReserveBody = Type.Object(
   {
     sourceAmount: Type.Optional(Amount),
@@ -101,7 +101,7 @@ export const ReservationParams = Type.Object({
   reservationId: Type.String({ minLength: 1, maxLength: 64 }),
 });
 
-/** POST /v3/orders/quote/partner (facts §1.8): an unlocked quote. */
+/** POST /v3/orders/quote/partner (docs/contract.md, Reservations and quotes): an unlocked quote. */
 export const PartnerQuoteBody = Type.Object(
   {
     amount: Type.Optional(Amount),

@@ -1,4 +1,4 @@
-import type { Scope } from '../identity/types.ts';
+import type { Scope } from '../identity/index.ts';
 import type { AppContext } from '../platform/context.ts';
 import { batched } from '../platform/db/grouped-transactions.ts';
 import { GroupedCalls } from '../platform/db/grouped-writer.ts';
@@ -6,15 +6,17 @@ import type { Db, Queryable, Tx } from '../platform/db/pool.ts';
 import { ApiError, notFound } from '../platform/errors.ts';
 import { newReservationId } from '../platform/ids.ts';
 import { type Money, parsePositiveAmount } from '../platform/money.ts';
-import { pricingErrors } from '../pricing/errors.ts';
-import { computeQuote, type PricedQuote, type Quote } from '../pricing/quote.ts';
 import {
   assertSellable,
+  computeQuote,
   forgetPricingSettings,
+  type PricedQuote,
   pricesWith,
+  pricingErrors,
   pricingSettings,
+  type Quote,
   quote,
-} from '../pricing/service.ts';
+} from '../pricing/index.ts';
 import type { OrderRulesDeps } from './deps.ts';
 import { orderErrors } from './errors.ts';
 import { checkCountry, checkCurrencyForCountry, checkDest, checkReferrer } from './order-checks.ts';
@@ -48,7 +50,7 @@ export type ReservationStorer<T> = (prepared: PreparedReservation) => Promise<T>
 const RESERVE_ATTEMPTS = 3;
 
 /**
- * POST /v3/orders/reserve (spec §2.1): checks and quotes, then `store` (storeReservation in the
+ * POST /v3/orders/reserve (docs/contract.md, Reservations and quotes): checks and quotes, then `store` (storeReservation in the
  * caller's transaction, or alone as one autocommit statement). If the prices or fees changed in
  * another process since this one read them, nothing was stored: read them again and redo it all.
  */
@@ -109,7 +111,7 @@ export function groupedReservationInserts(db: Db): ReservationInserts {
 }
 
 /**
- * Stores a prepared reservation for 15 minutes by the service clock (§2.2): in the caller's
+ * Stores a prepared reservation for 15 minutes by the service clock (docs/contract.md, Reservations and quotes): in the caller's
  * transaction when given one, else grouped with concurrent requests' (autocommit).
  */
 export async function storeReservation(
@@ -138,7 +140,7 @@ export async function storeReservation(
   return { url: checkoutUrl(ctx, scope, id, prepared.request), reservation: id };
 }
 
-/** The hosted checkout link: API.md's query parameters, in Wyre's order. */
+/** The hosted checkout link: the query parameters of docs/contract.md (Hosted pages), in Wyre's order. */
 function checkoutUrl(ctx: OrdersDeps, scope: Scope, id: string, request: StoredRequest): string {
   const accountId = request.referrerAccountId ?? scope.accountId;
   const query = new URLSearchParams({ accountId, reservation: id });

@@ -1,7 +1,6 @@
 import { rowsInInputOrder } from '../platform/db/grouped-writer.ts';
 import type { Queryable } from '../platform/db/pool.ts';
-import type { Quote } from '../pricing/quote.ts';
-import type { RateDerivation } from '../pricing/rates.ts';
+import { atCurrentGeneration, type Quote, type RateDerivation } from '../pricing/index.ts';
 import type { StoredRequest } from './reservation-request.ts';
 
 /**
@@ -132,7 +131,7 @@ export async function insertReservations(
           AS r(id, partner_id, account_id, request, quote_locked, source_currency, dest_currency, source_amount,
                source_amount_without_fees, dest_amount, exchange_rate, fees, equivalencies, rate_derivation,
                created_ms, expires_ms, generation)
-     JOIN pricing_generation g ON g.id AND g.generation = r.generation
+     ${atCurrentGeneration('r.generation')}
      RETURNING id`,
     columns,
   );

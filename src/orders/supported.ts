@@ -1,7 +1,7 @@
 /**
- * Where card purchases are sold. Billing countries are spec §4.5's list. The card currencies
+ * Where card purchases are sold. Billing countries are the list of docs/contract.md (Card limits). The card currencies
  * (USD, EUR, GBP, CAD, AUD) are charged from any of them; a local presentment currency is
- * charged only to a billing address where it is the local money (spec §2.1 rule 3: a Norwegian
+ * charged only to a billing address where it is the local money (docs/contract.md, Reservations and quotes; a Norwegian
  * currency with a Norwegian address is accepted), since that is what makes it "localized".
  */
 export const BILLING_COUNTRIES: ReadonlySet<string> = new Set([
@@ -48,7 +48,7 @@ export const LOCAL_CURRENCY_COUNTRIES: Readonly<Record<string, readonly string[]
   HKD: ['HK'],
 };
 
-/** Fields a reservation may lock (facts §1.8's list, plus the two rate-lock amounts). */
+/** Fields a reservation may lock (the list of docs/contract.md, Reservations and quotes, plus the two rate-lock amounts). */
 export const LOCKABLE_FIELDS: ReadonlySet<string> = new Set([
   'amount',
   'sourceAmount',
@@ -67,7 +67,7 @@ export const LOCKABLE_FIELDS: ReadonlySet<string> = new Set([
   'email',
 ]);
 
-/** Spec §2.1 rule 1: with sourceAmount or destAmount, every one of these, in this order. */
+/** docs/contract.md, Reservations and quotes: with sourceAmount or destAmount, every one of these, in this order. */
 export const RATE_LOCK_FIELDS = [
   'amountIncludeFees',
   'paymentMethod',
@@ -78,5 +78,5 @@ export const RATE_LOCK_FIELDS = [
   'country',
 ] as const;
 
-/** Reservations and their locked quotes live 15 minutes (spec §3.2, §8). */
+/** Reservations and their locked quotes live 15 minutes (docs/contract.md, Reservations and quotes). */
 export const RESERVATION_LIFETIME_MS = 15 * 60 * 1000;

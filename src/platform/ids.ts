@@ -1,12 +1,12 @@
 import { randomBytes, randomInt } from 'node:crypto';
 
-/** API.md's id alphabet: digits 2-9 and upper-case letters without I and O, so ids read back unambiguously. */
+/** The id alphabet of docs/contract.md (Conventions): digits 2-9 and upper-case letters without I and O, so ids read back unambiguously. */
 export const ID_ALPHABET = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
 
 export type IdPrefix = 'AC' | 'US' | 'TF' | 'WO' | 'DA' | 'PA' | 'PT' | 'DO' | 'CB' | 'JB' | 'WA';
 
 // Random bytes are drawn from a pooled 4 KiB buffer: one CSPRNG call per ~680 ids instead of
-// one per id (a fresh call was ~9% of an error answer's CPU).
+// one per id (a fresh call is a large part of a small answer's CPU, an error's for one).
 const POOL_BYTES = 4096;
 let pool = Buffer.alloc(0);
 let poolOffset = 0;

@@ -7,7 +7,7 @@ import { Money } from './money.ts';
  * significant digits exactly, so bodies whose number literals are all that short take the fast
  * native parser. Otherwise numbers are read from their source text: one a double represents
  * exactly stays a number, any other stays its decimal text — amount fields accept numbers or
- * decimal strings (API.md), so `1.123456789012345678` reaches parseAmount digit for digit and a
+ * decimal strings (docs/contract.md, Conventions), so `1.123456789012345678` reaches parseAmount digit for digit and a
  * field that must be a plain number refuses it instead of using a rounded value.
  */
 const MAX_EXACT_DIGITS = 15;

@@ -5,7 +5,7 @@ const MAX_ENTRIES = 200;
 
 /**
  * Reads a USD price table, shared by PUT /operator/v1/rates and the HTTP feed:
- * `{"BTC": {"USD": "60000"}, "EUR": {"USD": 1.08}}` (API.md), or the flat `{"BTC": 60000}`.
+ * `{"BTC": {"USD": "60000"}, "EUR": {"USD": 1.08}}` (docs/contract.md, Operator API), or the flat `{"BTC": 60000}`.
  * Prices are exact decimals (numbers or strings) above zero. Currencies Rampart has no scale for
  * are refused by the operator call and skipped in a feed, which may carry more than we sell.
  */

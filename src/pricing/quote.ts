@@ -14,7 +14,7 @@ export interface QuoteInput {
   amountIncludeFees: boolean;
 }
 
-/** Spec §2.3's quote object. */
+/** The quote object of docs/contract.md (Reservations and quotes). */
 export interface Quote {
   sourceCurrency: string;
   /** Charged, fees included. */

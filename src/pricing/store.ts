@@ -1,6 +1,12 @@
 import type { Queryable } from '../platform/db/pool.ts';
 
-/** SQL for pricing's tables (migrations/004_pricing.sql). Prices are NUMERIC and come back as text. */
+/**
+ * SQL for pricing's tables (migrations/004_pricing.sql). Prices are NUMERIC and come back as text.
+ *
+ * Pricing's database function: pricing_bump_generation, the trigger that counts every write to
+ * the prices or the fee schedule (migration 080); other domains check the count through
+ * atCurrentGeneration.
+ */
 
 export interface PricingSettingsRow {
   generation: number;
@@ -23,6 +29,15 @@ export async function readPricingSettings(q: Queryable): Promise<PricingSettings
   const row = rows[0];
   if (!row) throw new Error('pricing_generation has no row (migration 012)');
   return row;
+}
+
+/**
+ * A join another domain's statement adds to keep only its rows whose `generation` (the SQL of the
+ * pricing generation they were quoted at) is the current one: a write that lost a race with a
+ * change of prices or fees stores nothing.
+ */
+export function atCurrentGeneration(generation: string): string {
+  return `JOIN pricing_generation g ON g.id AND g.generation = ${generation}`;
 }
 
 export async function readReferencePrices(q: Queryable): Promise<{ currency: string; usd_price: string }[]> {

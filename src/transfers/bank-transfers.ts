@@ -1,5 +1,5 @@
-import type { Scope } from '../identity/types.ts';
-import { balancesOf, holdArguments, placeHold, postEntry, settleHold, voidHold } from '../ledger/service.ts';
+import type { Scope } from '../identity/index.ts';
+import { balancesOf, holdArguments, placeHold, postEntry, settleHold, voidHold } from '../ledger/index.ts';
 import type { Tx } from '../platform/db/pool.ts';
 import { newId } from '../platform/ids.ts';
 import { Money } from '../platform/money.ts';

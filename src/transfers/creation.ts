@@ -1,8 +1,7 @@
-import { type TransferCreatedArguments, transferCreatedArguments } from '../callbacks/service.ts';
-import { chainsForCurrency } from '../chains/addresses.ts';
-import { type ChainsDeps, chainBooksGas } from '../chains/port.ts';
-import type { Scope } from '../identity/types.ts';
-import { type HoldArguments, holdArguments, ledgerRefusal, type NewEntry } from '../ledger/service.ts';
+import { type TransferCreatedArguments, transferCreatedArguments } from '../callbacks/index.ts';
+import { type ChainsDeps, chainBooksGas, chainsForCurrency } from '../chains/index.ts';
+import type { Scope } from '../identity/index.ts';
+import { type HoldArguments, holdArguments, ledgerRefusal, type NewEntry } from '../ledger/index.ts';
 import { Money } from '../platform/money.ts';
 import type { TransferRulesDeps } from './deps.ts';
 import { transferErrors } from './errors.ts';
@@ -20,7 +19,7 @@ import type { PreparedTransfer } from './transfer-request.ts';
 const MINUTE_MS = 60_000;
 export const TRANSFER_ENTRY_KIND = 'transfer';
 
-/** facts §5: quotes hold 15 minutes without exchange or between fiat currencies, 10 with crypto. */
+/** docs/contract.md, Transfers: quotes hold 15 minutes without exchange or between fiat currencies, 10 with crypto. */
 export function quoteLockMs(sourceCurrency: string, destCurrency: string): number {
   const crypto = chainsForCurrency(sourceCurrency).length > 0 || chainsForCurrency(destCurrency).length > 0;
   return (sourceCurrency !== destCurrency && crypto ? 10 : 15) * MINUTE_MS;

@@ -1,12 +1,17 @@
-import { transferCreatedArguments } from '../callbacks/service.ts';
-import { CHAINS, type Chain, chainsForCurrency, isChain } from '../chains/addresses.ts';
-import type { ChainDeposit } from '../chains/port.ts';
-import { balancesOf, combinedEntries, entryArguments, type NewEntry, postEntry } from '../ledger/service.ts';
+import { transferCreatedArguments } from '../callbacks/index.ts';
+import {
+  CHAINS,
+  type Chain,
+  type ChainDeposit,
+  chainsForCurrency,
+  findDepositAddressOwner,
+  isChain,
+} from '../chains/index.ts';
+import { balancesOf, combinedEntries, entryArguments, type NewEntry, postEntry } from '../ledger/index.ts';
 import { auditOperatorChange, type OperatorAct } from '../operator/audit.ts';
 import type { Tx } from '../platform/db/pool.ts';
 import { newId } from '../platform/ids.ts';
 import { parsePositiveAmount } from '../platform/money.ts';
-import { findDepositAddressOwner } from '../users/deposit-addresses.ts';
 import type { TransferRulesDeps } from './deps.ts';
 import { transferErrors } from './errors.ts';
 import type { DepositBody } from './schemas.ts';
@@ -96,7 +101,7 @@ function depositEntry(deposit: ChainDeposit, reference: string): NewEntry {
   };
 }
 
-/** A deposit's transfer (facts §1.5 shape): COMPLETED from `external:chain:<chain>` to its owner. */
+/** A deposit's transfer (the Transfer shape of docs/contract.md, Transfers): COMPLETED from `external:chain:<chain>` to its owner. */
 function depositTransferRow(
   deposit: ChainDeposit,
   partnerId: string,

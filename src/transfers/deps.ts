@@ -1,6 +1,6 @@
-import type { CallbackUrlDeps } from '../callbacks/url-policy.ts';
-import type { ChainsDeps } from '../chains/port.ts';
-import type { PricingDeps } from '../pricing/service.ts';
+import type { CallbackUrlDeps } from '../callbacks/index.ts';
+import type { ChainsDeps } from '../chains/index.ts';
+import type { PricingDeps } from '../pricing/index.ts';
 import type { BankTransfersWiring } from './bank-port.ts';
 
 /**

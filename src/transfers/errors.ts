@@ -1,4 +1,4 @@
-import { chainErrors } from '../chains/errors.ts';
+import { chainErrors } from '../chains/index.ts';
 import { ApiError, forbidden, invalidValue, notFound } from '../platform/errors.ts';
 
 /** The transfers module's refusals; insufficient funds come from the ledger itself. */

@@ -1,5 +1,5 @@
-import type { ChainOutcome } from '../chains/port.ts';
-import { postEntry, voidHold } from '../ledger/service.ts';
+import type { ChainOutcome } from '../chains/index.ts';
+import { postEntry, voidHold } from '../ledger/index.ts';
 import { type Db, type Tx, withTransaction } from '../platform/db/pool.ts';
 import { enqueueJob } from '../platform/jobs/queue.ts';
 import type { JobRunner } from '../platform/jobs/runner.ts';

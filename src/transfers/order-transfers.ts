@@ -1,4 +1,4 @@
-import { transferCreatedArguments } from '../callbacks/service.ts';
+import { transferCreatedArguments } from '../callbacks/index.ts';
 import type { Tx } from '../platform/db/pool.ts';
 import { newId } from '../platform/ids.ts';
 import { Money } from '../platform/money.ts';
@@ -14,13 +14,13 @@ import {
 } from './store.ts';
 
 /**
- * The delivery transfer of a card (wallet) order, facts §1.9: once the order is PROCESSING its
+ * The delivery transfer of a card (wallet) order (docs/contract.md, Card orders): once the order is PROCESSING its
  * `transferId` names a transfer partners can GET, which gets its `blockchainTx` when the crypto
  * arrives. It is a record only: the wallet-order module posts the money itself (card → house →
  * dest), so nothing here touches the ledger, and the transfers' confirm, expiry and chain-outcome
  * paths never see it (it is born PENDING and its chain send is referenced `order:WO_…`).
  *
- * Its source is `walletorderholding:WO_…`: the tracker of facts §1.5 shows a card order's transfer
+ * Its source is `walletorderholding:WO_…`: the tracker (docs/contract.md, Transfers) shows a card order's transfer
  * as coming "from Walletorderholding WO_…", Wyre's holding of the order's funds.
  */
 
@@ -46,7 +46,7 @@ export interface OrderDelivery {
   fees: Record<string, string>;
 }
 
-/** API.md: a bare `AC_…` is an account; stored as its SRN so visibility filters match it. */
+/** docs/contract.md (Authentication): a bare `AC_…` is an account; stored as its SRN so visibility filters match it. */
 const destSrn = (dest: string) => (dest.startsWith('AC_') ? `account:${dest}` : dest);
 
 function orderTransferRow(delivery: OrderDelivery, id: string, nowMs: number): NewTransfer {
@@ -70,7 +70,7 @@ function orderTransferRow(delivery: OrderDelivery, id: string, nowMs: number): N
     network_fee: networkFee,
     exchange_rate: delivery.exchangeRate,
     fees: { ...delivery.fees },
-    // Facts §1.5: totalFees in the source currency, miner fees included (as transfers compute it).
+    // docs/contract.md, Transfers: totalFees in the source currency, miner fees included (as transfers compute it).
     total_fees: charged.minus(withoutFees).toFixed(),
     message: null,
     custom_id: null,

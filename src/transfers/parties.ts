@@ -1,17 +1,18 @@
-import { type Chain, type Network, parseChainSrn } from '../chains/addresses.ts';
 import {
+  type Chain,
   chainCarries,
   chainDestinationRefusal,
   chainReachable,
   chainSendsAvailable,
-} from '../chains/port.ts';
-import { accountInPartner } from '../identity/accounts-service.ts';
-import type { Scope } from '../identity/types.ts';
+  type Network,
+  parseChainSrn,
+} from '../chains/index.ts';
+import { accountInPartner, type Scope } from '../identity/index.ts';
 import { batched } from '../platform/db/grouped-transactions.ts';
 import type { Queryable } from '../platform/db/pool.ts';
 import { isId } from '../platform/ids.ts';
-import { type TransferStanding, transferStandings } from '../users/transfer-standing.ts';
-import { walletOwners } from '../wallets/service.ts';
+import { type TransferStanding, transferStandings } from '../users/index.ts';
+import { walletOwners } from '../wallets/index.ts';
 import type { TransferRulesDeps } from './deps.ts';
 import { transferErrors } from './errors.ts';
 import type { Party } from './party.ts';
@@ -143,7 +144,7 @@ export interface PartiesRead {
 
 /**
  * The checks that read other modules' state, given what was read: a user source needs its
- * TRANSFER scope APPROVED and not closed (API.md decision 14: 403); a dest account or user must
+ * TRANSFER scope APPROVED and not closed (docs/contract.md, decision 14: 403); a dest account or user must
  * be of the same partner, and a dest user not closed; wallet parties as wallet-parties.ts says.
  */
 export function assertPartiesStanding(source: Party, dest: Party, read: PartiesRead, drawer: Drawer) {

@@ -1,4 +1,4 @@
-import type { Chain } from '../chains/addresses.ts';
+import type { Chain } from '../chains/index.ts';
 
 /**
  * A transfer's source or dest, read from its SRN (docs/contract.md, Transfers: a bare `AC_…` is an account). A

@@ -1,4 +1,4 @@
-import type { Posting } from '../ledger/service.ts';
+import type { Posting } from '../ledger/index.ts';
 import { Money } from '../platform/money.ts';
 
 /**

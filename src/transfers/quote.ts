@@ -1,13 +1,17 @@
 import { currencyScale, Money } from '../platform/money.ts';
-import { pricingErrors } from '../pricing/errors.ts';
-import type { FeeRule, FeeSchedule } from '../pricing/fees.ts';
-import type { PriceSnapshot } from '../pricing/prices.ts';
-import { computeQuote } from '../pricing/quote.ts';
-import { currentFeeSchedule, currentPrices } from '../pricing/service.ts';
+import {
+  computeQuote,
+  currentFeeSchedule,
+  currentPrices,
+  type FeeRule,
+  type FeeSchedule,
+  type PriceSnapshot,
+  pricingErrors,
+} from '../pricing/index.ts';
 import type { TransferRulesDeps } from './deps.ts';
 
 /**
- * A transfer's amounts, from pricing's one quote function (API.md decision 2). Fees: the rule
+ * A transfer's amounts, from pricing's one quote function (docs/contract.md, decision 2). Fees: the rule
  * of the fee schedule's `transfer` method (same currency) or `transfer-exchange` method (with
  * exchange) for the source currency when the operator defined one (PUT /operator/v1/fees), else
  * the defaults below; plus the schedule's network fee of the dest currency when the dest is a
@@ -17,7 +21,7 @@ export interface TransferQuote {
   sourceAmount: Money;
   sourceAmountWithoutFees: Money;
   destAmount: Money;
-  /** Destination units per source unit; null without exchange (facts §1.5). */
+  /** Destination units per source unit; null without exchange (docs/contract.md, Transfers). */
   exchangeRate: Money | null;
   fees: Record<string, Money>;
   /** In the source currency: sourceAmount − sourceAmountWithoutFees (network fee included). */

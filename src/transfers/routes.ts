@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { idempotencyScope, scopeOf } from '../identity/access.ts';
+import { idempotencyScope, scopeOf } from '../identity/index.ts';
 import { hasIdempotencyKey, runIdempotent, sendIdempotent } from '../platform/http/idempotency.ts';
 import { errorResponses, PARTNER_SECURITY, withExample } from '../platform/http/openapi.ts';
 import {
@@ -93,7 +93,7 @@ export const transfersRoutes: FastifyPluginAsync<{ ctx: TransfersDeps }> = async
       schema: {
         tags,
         security: PARTNER_SECURITY,
-        summary: 'Read a transfer (spec §4.6)',
+        summary: 'Read a transfer (docs/contract.md, Transfers)',
         description:
           'A master account key sees every transfer of its partner; acting as a sub-account or user (masqueradeAs), only the transfers it sends or receives. A chain withdrawal carries its `blockchainTx` once sent; `statusHistories` lists every step. Transfers you cannot see answer 404 like unknown ids.',
         params: TransferParams,

@@ -7,7 +7,7 @@ const Amount = Type.Union([Type.Number(), Type.String({ maxLength: 64 })], {
 const Currency = Type.String({ pattern: '^[A-Z]{3,5}$', description: 'Currency code, e.g. USD, ETH' });
 const Srn = (description: string) => Type.String({ minLength: 1, maxLength: 200, description });
 
-/** POST /v3/transfers (facts §1.5). Rules across fields are in transfer-request.ts. */
+/** POST /v3/transfers (docs/contract.md, Transfers). Rules across fields are in transfer-request.ts. */
 export const CreateTransferBody = Type.Object(
   {
     source: Type.Optional(

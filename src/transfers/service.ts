@@ -1,7 +1,6 @@
-import type { Network } from '../chains/addresses.ts';
-import { requestChainSend } from '../chains/port.ts';
-import type { Scope } from '../identity/types.ts';
-import { entryArguments, settleHold } from '../ledger/service.ts';
+import { type Network, requestChainSend } from '../chains/index.ts';
+import type { Scope } from '../identity/index.ts';
+import { entryArguments, settleHold } from '../ledger/index.ts';
 import { GroupedTransactions, TransactionSteps } from '../platform/db/grouped-transactions.ts';
 import type { Db, Queryable, Tx } from '../platform/db/pool.ts';
 import { newId } from '../platform/ids.ts';

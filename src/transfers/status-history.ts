@@ -1,6 +1,6 @@
 import { randomChars } from '../platform/ids.ts';
 
-/** facts §1.5's statusHistories entry, as a transfer answer shows it. */
+/** The statusHistories entry of docs/contract.md (Transfers), as a transfer answer shows it. */
 export interface StatusHistoryEntry {
   id: string;
   transferId: string;
@@ -23,9 +23,9 @@ export type HistoryState =
 
 /**
  * What a transfer row stores per status change: the entry's id, its state and when. Everything
- * else the answer shows follows from the state (STEPS) or is the transfer's own id. The whole
- * entry took ~220 bytes of jsonb where these take ~40, in a row written at every change (a card
- * order's delivery transfer twice; bench/FINDINGS.md, session 12). Rows written before keep
+ * else the answer shows follows from the state (STEPS) or is the transfer's own id: a fraction of
+ * the whole entry's jsonb, in a row written at every change (a card order's delivery transfer
+ * twice). Rows written before keep
  * their whole entries, which historyView shows as they are.
  */
 export type StoredHistoryEntry = [id: string, state: HistoryState, atMs: number];

@@ -1,13 +1,20 @@
-import type { TransferCreatedArguments } from '../callbacks/service.ts';
+import {
+  queueTransferCreatedCall,
+  queueTransfersCreatedCall,
+  type TransferCreatedArguments,
+  transfersCreatedValues,
+} from '../callbacks/index.ts';
 import {
   combinedEntries,
   type EntriesArguments,
   type EntryArguments,
-  entriesParams,
   entriesValues,
   type HoldArguments,
-} from '../ledger/service.ts';
+  placeHoldCall,
+  postEntriesCall,
+} from '../ledger/index.ts';
 import { batched } from '../platform/db/grouped-transactions.ts';
+import { type Param, parameters } from '../platform/db/parameters.ts';
 import type { Queryable } from '../platform/db/pool.ts';
 import type { StatusHistoryEntry, StoredHistoryEntry } from './status-history.ts';
 
@@ -57,13 +64,6 @@ export type NewTransfer = Omit<
   TransferRow,
   'blockchain_tx' | 'failure_reason' | 'cancelled_at' | 'updated_at'
 >;
-
-type Param = (value: unknown, cast?: string) => string;
-
-/** Appends to `values` and answers the placeholder: statements built from parts number their own. */
-function parameters(values: unknown[]): Param {
-  return (value, cast = '') => `$${values.push(value)}${cast}`;
-}
 
 /** `INSERT INTO transfers …` of a new row; `holdId` is SQL for hold_id when the statement computes it. */
 function insertSql(t: NewTransfer, param: Param, holdId?: string): string {
@@ -122,16 +122,9 @@ export async function insertTransferWith(
   const values: unknown[] = [];
   const param = parameters(values);
   const { hold, callbacks } = effects;
-  const holdId = hold
-    ? `ledger_place_hold(${param(hold.owner)}, ${param(hold.currency)}, ${param(hold.amount, '::numeric')},
-         ${param(hold.expiresAt, '::timestamptz')}, ${param(hold.reference)})`
-    : undefined;
+  const holdId = hold ? placeHoldCall(param, hold) : undefined;
   const insert = insertSql(t, param, holdId);
-  const queued = callbacks
-    ? `callbacks_queue_transfer_created(${param(callbacks.partnerId)}, ${param(callbacks.accountId)},
-         ${param(callbacks.trigger)}, ${param(callbacks.srns, '::text[]')}, ${param(callbacks.implicitId)},
-         ${param(callbacks.notifyUrl)}, ${param(callbacks.createdAt, '::timestamptz')}, ${param(callbacks.maxAttempts, '::int')})`
-    : 'NULL';
+  const queued = callbacks ? queueTransferCreatedCall(param, callbacks) : 'NULL';
   await q.query(
     `WITH created AS (${insert} RETURNING id) SELECT ${queued} AS callbacks FROM created`,
     values,
@@ -146,8 +139,8 @@ export interface SettledTransfer {
 
 /**
  * `entries`: with the ledger entries ($11…$17), or a record only (order transfers). The rows come
- * as jsonb: json_to_recordset builds a hash of every object's keys per record, and took ~20 µs a
- * transfer of a worker batch against ~5 for jsonb_to_recordset (bench/FINDINGS.md, session 9).
+ * as jsonb: json_to_recordset builds a hash of every object's keys per record, where
+ * jsonb_to_recordset reads keys already parsed, several times cheaper for a worker batch.
  */
 const insertSettledText = (entries: boolean) => `WITH created AS (
     INSERT INTO transfers (id, partner_id, account_id, owner, source, dest, source_currency, dest_currency,
@@ -164,13 +157,12 @@ const insertSettledText = (entries: boolean) => `WITH created AS (
       completed_at timestamptz, expires_at timestamptz)
     RETURNING 1)
   SELECT (SELECT count(*) FROM created) AS created,
-    callbacks_queue_transfers_created($2::text[], $3::text[], $4::text[], $5::text[], $6::text[],
-                                      $7::int[], $8::text[], $9::timestamptz[], $10::int) AS callbacks${
-                                        entries
-                                          ? `,
-    ledger_post_entries(${entriesParams(11)}) AS entries`
-                                          : ''
-                                      }`;
+    ${queueTransfersCreatedCall(2)} AS callbacks${
+      entries
+        ? `,
+    ${postEntriesCall(11)} AS entries`
+        : ''
+    }`;
 const INSERT_SETTLED = insertSettledText(true);
 const INSERT_RECORDED = insertSettledText(false);
 
@@ -185,27 +177,10 @@ export async function insertSettledTransfers(
   transfers: SettledTransfer[],
   entries?: EntriesArguments,
 ): Promise<void> {
-  const srnTransfers: number[] = [];
-  const srns: string[] = [];
-  transfers.forEach((t, index) => {
-    for (const srn of new Set(t.callbacks.srns)) {
-      srnTransfers.push(index + 1);
-      srns.push(srn);
-    }
-  });
-  const callbacks = transfers.map((t) => t.callbacks);
   // The rows as one JSON document (keys are the column names): one parameter, not one array per column.
   const values: unknown[] = [
     JSON.stringify(transfers.map((t) => t.row)),
-    callbacks.map((c) => c.partnerId),
-    callbacks.map((c) => c.accountId),
-    callbacks.map((c) => c.trigger),
-    callbacks.map((c) => c.implicitId),
-    callbacks.map((c) => c.notifyUrl),
-    srnTransfers,
-    srns,
-    callbacks.map((c) => c.createdAt),
-    callbacks[0]?.maxAttempts ?? 1,
+    ...transfersCreatedValues(transfers.map((t) => t.callbacks)),
   ];
   if (!entries) {
     await q.query(INSERT_RECORDED, values);

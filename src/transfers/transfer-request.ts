@@ -1,5 +1,5 @@
-import { assertNotifyUrlAllowed } from '../callbacks/service.ts';
-import type { Scope } from '../identity/types.ts';
+import { assertNotifyUrlAllowed } from '../callbacks/index.ts';
+import type { Scope } from '../identity/index.ts';
 import { isKnownCurrency, parsePositiveAmount } from '../platform/money.ts';
 import type { TransferRulesDeps } from './deps.ts';
 import { transferErrors } from './errors.ts';
@@ -32,7 +32,7 @@ function currency(value: string, field: string): string {
   return value;
 }
 
-/** facts §1.5: exactly one of sourceAmount and destAmount, each in its own currency's decimals. */
+/** docs/contract.md, Transfers: exactly one of sourceAmount and destAmount, each in its own currency's decimals. */
 function fixedAmount(body: CreateTransferBody, sourceCurrency: string, destCurrency: string) {
   if (body.sourceAmount !== undefined && body.destAmount !== undefined) throw transferErrors.bothAmounts();
   if (body.sourceAmount !== undefined) {

@@ -2,7 +2,7 @@ import { Money } from '../platform/money.ts';
 import { historyView, type StatusHistoryEntry } from './status-history.ts';
 import type { NewTransfer, TransferRow, TransferStatus } from './store.ts';
 
-/** The Transfer of API.md and facts §1.5; amounts exact (json.ts writes them as numbers). */
+/** The Transfer of docs/contract.md (Transfers); amounts exact (json.ts writes them as numbers). */
 export interface TransferView {
   id: string;
   status: TransferStatus;

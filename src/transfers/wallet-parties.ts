@@ -1,5 +1,5 @@
-import type { Scope } from '../identity/types.ts';
-import type { TransferStanding } from '../users/transfer-standing.ts';
+import type { Scope } from '../identity/index.ts';
+import type { TransferStanding } from '../users/index.ts';
 import { transferErrors } from './errors.ts';
 import type { Party } from './party.ts';
 

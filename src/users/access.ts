@@ -1,10 +1,9 @@
-import { authErrors } from '../identity/errors.ts';
-import type { Scope } from '../identity/types.ts';
+import { authErrors, type Scope } from '../identity/index.ts';
 import type { Queryable } from '../platform/db/pool.ts';
 import { userErrors } from './errors.ts';
 import { findUser, type UserRow } from './users-store.ts';
 
-/** Spec §1: only a master account whose Users API the operator switched on, acting as itself. */
+/** docs/contract.md, Users and KYC: only a master account whose Users API the operator switched on, acting as itself. */
 export function requireUsersApi(scope: Scope): void {
   const account = scope.caller.account;
   if (account?.kind !== 'master' || !account.usersApiEnabled) throw authErrors.usersApiDisabled();
@@ -18,7 +17,7 @@ export function checkUserAccess(scope: Scope, userId: string): void {
 }
 
 /**
- * The user a user-level call acts on. API.md: these calls masquerade as `user:<id>` of the same
+ * The user a user-level call acts on. docs/contract.md (Authentication): these calls masquerade as `user:<id>` of the same
  * user as the path; masquerade resolution already refused users of other partners with the same
  * 403 as unknown ones, so nothing here tells whether someone else's id exists.
  */

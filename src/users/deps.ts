@@ -1,7 +1,7 @@
-import type { ChainsDeps } from '../chains/port.ts';
+import type { ChainsDeps } from '../chains/index.ts';
+import type { DocumentStorage } from '../documents/index.ts';
 import type { GroupedCalls } from '../platform/db/grouped-writer.ts';
 import type { BankAccountVerifier } from './bank-verifier.ts';
-import type { DocumentStorage } from './documents-store.ts';
 import type { IdentityCheck } from './identity-check.ts';
 import type { UserLookup, UserSnapshot } from './users-store.ts';
 

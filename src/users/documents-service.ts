@@ -1,47 +1,18 @@
-import type { Scope } from '../identity/types.ts';
-import { sha256Hex } from '../platform/crypto.ts';
+import { checkedDocument } from '../documents/index.ts';
+import type { Scope } from '../identity/index.ts';
 import { withTransaction } from '../platform/db/pool.ts';
 import { newId } from '../platform/ids.ts';
 import { actingUser } from './access.ts';
 import type { UsersDeps } from './deps.ts';
-import { declaredMediaType, detectDocumentType } from './document-type.ts';
 import { userErrors } from './errors.ts';
 import { advanceScopes } from './scopes-service.ts';
 import { listScopes, saveUserFields } from './users-store.ts';
 
-/** Spec §4.4: which identity documents each uploadable field takes. */
+/** docs/contract.md, Users and KYC: which identity documents each uploadable field takes. */
 export const DOC_TYPES_BY_FIELD: Record<string, readonly string[]> = {
   governmentIdFront: ['GOVT_ID', 'DRIVING_LICENSE', 'PASSPORT_CARD', 'PASSPORT'],
   governmentIdBack: ['GOVT_ID', 'DRIVING_LICENSE', 'PASSPORT_CARD'],
 };
-
-/** API.md decision 1: 7.75 MiB. */
-export const MAX_DOCUMENT_BYTES = 8_126_464;
-
-/** An uploaded file after checkedDocument: its bytes, what they really are, and their digest. */
-export interface CheckedDocument {
-  bytes: Buffer;
-  mediaType: string;
-  sha256: string;
-}
-
-/**
- * The checks every document upload makes, users' and accounts' alike: a non-empty body whose
- * bytes are one of the accepted kinds (never trusting the declared type or a name) and whose
- * declared Content-Type says the same. The size limit is the route's (MAX_DOCUMENT_BYTES, 413).
- */
-export async function checkedDocument(
-  contentType: string | undefined,
-  body: unknown,
-): Promise<CheckedDocument> {
-  const bytes = Buffer.isBuffer(body) ? body : undefined;
-  if (!bytes || bytes.length === 0) throw userErrors.emptyDocument();
-  const mediaType = await detectDocumentType(bytes);
-  if (!mediaType) throw userErrors.unsupportedDocument();
-  const declared = declaredMediaType(contentType);
-  if (declared !== mediaType) throw userErrors.contentTypeMismatch(declared, mediaType);
-  return { bytes, mediaType, sha256: sha256Hex(bytes) };
-}
 
 export interface UploadInput {
   userId: string;

@@ -22,39 +22,9 @@ export const userErrors = {
     ),
   unknownScope: (path: string, scope: string) =>
     invalidValue(path, `Unknown scope "${scope.slice(0, 32)}"; use TRANSFER, ACH or DEBIT_CARD_L2.`),
-  unsupportedBlockchain: (path: string, value: string) =>
-    invalidValue(
-      path,
-      `Unsupported blockchain "${value.slice(0, 16)}"; use BTC, ETH, MATIC, AVAX or ALL.`,
-      'validation.unsupportedBlockchain',
-    ),
-  depositAddressesUnavailable: () =>
-    invalidValue(
-      'blockchains',
-      'Deposit addresses are only generated in sandbox until a custody backend is configured.',
-      'validation.unsupportedBlockchain',
-    ),
   partnerMismatch: () => invalidValue('partnerId', 'partnerId is not the partner of these credentials.'),
   docTypeNotAllowed: (fieldId: string, docType: string, allowed: readonly string[]) =>
     invalidValue('docType', `docType ${docType} is not accepted for ${fieldId}; use ${allowed.join(', ')}.`),
-  emptyDocument: () =>
-    invalidValue(
-      'body',
-      'The document is empty; send the file as the raw request body.',
-      'validation.emptyDocument',
-    ),
-  unsupportedDocument: () =>
-    invalidValue(
-      'body',
-      'The file is not a PDF, JPEG, PNG, DOC or DOCX document.',
-      'validation.unsupportedDocumentType',
-    ),
-  contentTypeMismatch: (declared: string, detected: string) =>
-    invalidValue(
-      'Content-Type',
-      `Content-Type ${declared.slice(0, 100)} does not match the file, which is ${detected}.`,
-      'validation.contentTypeMismatch',
-    ),
   scopeNotPending: (scope: string, status: string) =>
     new ApiError(
       'ValidationException',

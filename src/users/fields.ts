@@ -3,7 +3,7 @@ import { isCountryCode } from '../platform/countries.ts';
 import { invalidValue } from '../platform/errors.ts';
 import { userErrors } from './errors.ts';
 
-/** The fieldIds of spec §2.5 and how each is supplied. */
+/** The fieldIds of docs/contract.md (Users and KYC) and how each is supplied. */
 export const FIELD_TYPES = {
   firstName: 'NAME',
   lastName: 'NAME',

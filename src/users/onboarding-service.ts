@@ -1,4 +1,4 @@
-import type { Scope } from '../identity/types.ts';
+import type { Scope } from '../identity/index.ts';
 import { withTransaction } from '../platform/db/pool.ts';
 import { ApiError } from '../platform/errors.ts';
 import { actingUser } from './access.ts';

@@ -1,4 +1,4 @@
-import type { UserOwnerLookup } from '../identity/masquerade.ts';
+import type { UserOwnerLookup } from '../identity/index.ts';
 
 const MAX_ENTRIES = 10_000;
 

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { idempotencyScope, scopeOf } from '../identity/access.ts';
+import { idempotencyScope, scopeOf } from '../identity/index.ts';
 import { runIdempotent, sendIdempotent } from '../platform/http/idempotency.ts';
 import { errorResponses, PARTNER_SECURITY, withExample } from '../platform/http/openapi.ts';
 import type { UsersDeps } from './deps.ts';

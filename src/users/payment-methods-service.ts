@@ -1,11 +1,11 @@
-import type { Scope } from '../identity/types.ts';
+import { assignDepositAddresses, depositAddressesOf } from '../chains/index.ts';
+import type { Scope } from '../identity/index.ts';
 import { open, seal } from '../platform/crypto.ts';
 import { type Queryable, type Tx, withTransaction } from '../platform/db/pool.ts';
 import { invalidValue, notFound } from '../platform/errors.ts';
 import { newId } from '../platform/ids.ts';
 import { enqueueJob } from '../platform/jobs/queue.ts';
 import { actingUser } from './access.ts';
-import { assignDepositAddresses, depositAddressesOf } from './deposit-addresses.ts';
 import type { UsersDeps } from './deps.ts';
 import { userErrors } from './errors.ts';
 import {

@@ -35,7 +35,7 @@ function reviewFields(scope: ScopeName, fields: Record<string, StoredField>): Re
   return out;
 }
 
-/** GET /operator/v1/reviews?status=PENDING: oldest submission first (API.md decision 12). */
+/** GET /operator/v1/reviews?status=PENDING: oldest submission first (docs/contract.md, decision 12). */
 export async function listReviews(ctx: UsersDeps, status: ScopeStatus) {
   const rows = await listScopesByStatus(ctx.db, status, MAX_REVIEWS);
   return {

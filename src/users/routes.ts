@@ -1,11 +1,10 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { callerOf, idempotencyScope, scopeOf } from '../identity/access.ts';
-import { sessionUserScope } from '../identity/user-tokens.ts';
+import { ACCEPTED_MEDIA_TYPES, MAX_DOCUMENT_BYTES } from '../documents/index.ts';
+import { callerOf, idempotencyScope, scopeOf, sessionUserScope } from '../identity/index.ts';
 import { runIdempotent, sendIdempotent } from '../platform/http/idempotency.ts';
 import { errorResponses, PARTNER_SECURITY, withExample } from '../platform/http/openapi.ts';
 import type { UsersDeps } from './deps.ts';
-import { ACCEPTED_MEDIA_TYPES } from './document-type.ts';
-import { MAX_DOCUMENT_BYTES, uploadDocument } from './documents-service.ts';
+import { uploadDocument } from './documents-service.ts';
 import {
   createdUserAnswer,
   createUserRequest,

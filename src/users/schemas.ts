@@ -6,7 +6,7 @@ const ScopeNameText = Type.String({ maxLength: 32, description: 'TRANSFER, ACH o
 
 const FieldValues = Type.Record(Type.String({ maxLength: 64 }), Type.Unknown(), {
   maxProperties: 20,
-  description: 'fieldId → value (spec §2.5); documents are uploaded separately',
+  description: 'fieldId → value (docs/contract.md, Users and KYC); documents are uploaded separately',
 });
 
 export const CreateUserBody = Type.Object(

@@ -1,6 +1,6 @@
 import type { FieldId, StoredField } from './fields.ts';
 
-/** Spec §2.5 scopes and what each needs before it can be reviewed (spec §3.1). */
+/** The scopes of docs/contract.md (Users and KYC) and what each needs before it can be reviewed. */
 export const SCOPES = ['TRANSFER', 'ACH', 'DEBIT_CARD_L2'] as const;
 export type ScopeName = (typeof SCOPES)[number];
 export type ScopeStatus = 'OPEN' | 'PENDING' | 'APPROVED' | 'CLOSED';

@@ -28,7 +28,7 @@ export async function factsOf(q: Queryable, user: UserRow): Promise<UserFacts> {
 
 /**
  * Moves every OPEN scope whose requirements are all met to PENDING and, when the sandbox
- * auto-approves (API.md decision 8), on to APPROVED; each step leaves a history row with `cause`.
+ * auto-approves (docs/contract.md, decision 8), on to APPROVED; each step leaves a history row with `cause`.
  * TRANSFER is handled first because ACH and DEBIT_CARD_L2 are only approved on top of it.
  * The caller holds the user's row lock and its transaction.
  */

@@ -1,4 +1,4 @@
-import type { Balances } from '../ledger/service.ts';
+import type { Balances } from '../ledger/index.ts';
 import type { Money } from '../platform/money.ts';
 import { FIELD_IDS, type FieldId, type FieldValue } from './fields.ts';
 import {
@@ -61,9 +61,9 @@ function scopeView(scope: ScopeName, status: ScopeStatus, facts: UserFacts): Sco
 }
 
 /**
- * The User of API.md. Without `onlyScopes` every field and every scope the user holds is shown;
+ * The User of docs/contract.md (Users and KYC). Without `onlyScopes` every field and every scope the user holds is shown;
  * with it (GET ?scopes=), the fields those scopes require and those scopes, including ones the
- * user does not hold yet (reported OPEN), so a client can follow spec §3.1's approval procedure.
+ * user does not hold yet (reported OPEN), so a client can follow the approval procedure of docs/contract.md (Users and KYC).
  */
 export function userView(
   user: UserRow,

@@ -1,10 +1,9 @@
-import type { Scope } from '../identity/types.ts';
-import { tieTokenToUser } from '../identity/user-tokens.ts';
+import { assignDepositAddresses, completeDepositAddresses, withEveryChain } from '../chains/index.ts';
+import { type Scope, tieTokenToUser } from '../identity/index.ts';
 import { GroupedCalls } from '../platform/db/grouped-writer.ts';
 import type { Db, Tx } from '../platform/db/pool.ts';
 import { newId } from '../platform/ids.ts';
 import { actingUser, checkUserAccess, requireUsersApi } from './access.ts';
-import { assignDepositAddresses, completeDepositAddresses, withEveryChain } from './deposit-addresses.ts';
 import type { UserSnapshots, UsersDeps } from './deps.ts';
 import { userErrors } from './errors.ts';
 import { canonicalFieldId, type StoredField, validateFieldValue } from './fields.ts';

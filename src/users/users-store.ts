@@ -1,4 +1,4 @@
-import { type Balances, type BalancesJson, balancesFromJson } from '../ledger/service.ts';
+import { type Balances, type BalancesJson, balancesFromJson, balancesJsonOf } from '../ledger/index.ts';
 import { rowsInInputOrder } from '../platform/db/grouped-writer.ts';
 import type { Queryable } from '../platform/db/pool.ts';
 import type { StoredField } from './fields.ts';
@@ -171,7 +171,7 @@ export async function findUserSnapshots(
           FROM deposit_addresses d WHERE d.partner_id = found.partner_id AND d.owner = 'user:' || found.id) AS addresses,
        b.balances
      FROM found
-     LEFT JOIN ledger_balances_json_of(ARRAY(SELECT 'user:' || id FROM found)) AS b ON b.owner = 'user:' || found.id`,
+     LEFT JOIN ${balancesJsonOf("ARRAY(SELECT 'user:' || id FROM found)")} AS b ON b.owner = 'user:' || found.id`,
     [lookups.map((lookup) => lookup.partnerId), lookups.map((lookup) => lookup.userId)],
   );
   return rowsInInputOrder(rows, lookups.length).map((row) => {
@@ -214,4 +214,28 @@ export async function listScopesByStatus(
 export async function findUserForOperator(q: Queryable, userId: string) {
   const { rows } = await q.query<UserRow>(`SELECT ${COLUMNS} FROM users WHERE id = $1 FOR UPDATE`, [userId]);
   return rows[0];
+}
+
+/** A user's standing for a transfer: its TRANSFER scope's status and whether it is closed. */
+export interface TransferStanding {
+  transferScope: ScopeStatus | null;
+  closed: boolean;
+}
+
+/** Each user of the partner among `userIds`, by id, in one round trip. */
+export async function transferStandings(
+  q: Queryable,
+  partnerId: string,
+  userIds: string[],
+): Promise<Map<string, TransferStanding>> {
+  const { rows } = await q.query<{ id: string; transfer_scope: ScopeStatus | null; closed: boolean }>(
+    `SELECT u.id,
+       (SELECT s.status FROM user_scopes s
+         WHERE s.partner_id = u.partner_id AND s.user_id = u.id AND s.scope = 'TRANSFER') AS transfer_scope,
+       EXISTS (SELECT 1 FROM user_scopes s
+         WHERE s.partner_id = u.partner_id AND s.user_id = u.id AND s.status = 'CLOSED') AS closed
+     FROM users u WHERE u.partner_id = $1 AND u.id = ANY($2::text[])`,
+    [partnerId, userIds],
+  );
+  return new Map(rows.map((row) => [row.id, { transferScope: row.transfer_scope, closed: row.closed }]));
 }

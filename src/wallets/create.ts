@@ -1,8 +1,8 @@
-import type { Scope } from '../identity/types.ts';
+import { assignDepositAddresses, chainsRequested, depositAddressesOf } from '../chains/index.ts';
+import type { Scope } from '../identity/index.ts';
 import type { Queryable, Tx } from '../platform/db/pool.ts';
 import { ApiError } from '../platform/errors.ts';
 import { newId, randomHex } from '../platform/ids.ts';
-import { assignDepositAddresses, chainsRequested, depositAddressesOf } from '../users/deposit-addresses.ts';
 import type { WalletsDeps } from './deps.ts';
 import { BatchRefusal, type ItemRefusal, walletErrors } from './errors.ts';
 import { type WalletInput, walletInput } from './input.ts';

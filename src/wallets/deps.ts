@@ -1,5 +1,5 @@
-import type { CallbackUrlDeps } from '../callbacks/url-policy.ts';
-import type { assignDepositAddresses } from '../users/deposit-addresses.ts';
+import type { CallbackUrlDeps } from '../callbacks/index.ts';
+import type { assignDepositAddresses } from '../chains/index.ts';
 
 /** What deposit-address assignment is given: the users module says, so wallets follow its needs. */
 type DepositAddressDeps = Parameters<typeof assignDepositAddresses>[0];

@@ -1,4 +1,4 @@
-import { assertNotifyUrlAllowed } from '../callbacks/service.ts';
+import { assertNotifyUrlAllowed } from '../callbacks/index.ts';
 import { ApiError, fieldRequired } from '../platform/errors.ts';
 import type { WalletsDeps } from './deps.ts';
 import { walletErrors } from './errors.ts';

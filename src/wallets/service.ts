@@ -1,7 +1,7 @@
-import type { Scope } from '../identity/types.ts';
-import { balancesOf } from '../ledger/service.ts';
+import { depositAddressesOf, depositAddressesOfOwners } from '../chains/index.ts';
+import type { Scope } from '../identity/index.ts';
+import { balancesOf } from '../ledger/index.ts';
 import type { Queryable, Tx } from '../platform/db/pool.ts';
-import { depositAddressesOf, depositAddressesOfOwners } from '../users/deposit-addresses.ts';
 import { nameRace, ownerOf } from './create.ts';
 import type { WalletsDeps } from './deps.ts';
 import { walletErrors } from './errors.ts';

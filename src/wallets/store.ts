@@ -1,4 +1,4 @@
-import type { BalancesJson } from '../ledger/service.ts';
+import { type BalancesJson, balancesJsonOf } from '../ledger/index.ts';
 import type { Queryable } from '../platform/db/pool.ts';
 
 /** The SQL of `wallets` (migration 036); rules live in service.ts. */
@@ -29,7 +29,7 @@ const COLUMNS = `id, partner_id, owner, name, type, callback_url, notes, verific
 
 /** Every row of a read, with the balances of `wallet:<id>`. */
 const WITH_BALANCES = `SELECT w.*, b.balances FROM selected w
-  LEFT JOIN LATERAL ledger_balances_json_of(ARRAY['wallet:' || w.id]) b ON true`;
+  LEFT JOIN LATERAL ${balancesJsonOf("ARRAY['wallet:' || w.id]")} b ON true`;
 
 /**
  * Inserts the wallets together, in the order given (their `seq`): a taken name refuses the

@@ -1,4 +1,4 @@
-import { balancesFromJson } from '../ledger/service.ts';
+import { balancesFromJson } from '../ledger/index.ts';
 import type { Money } from '../platform/money.ts';
 import type { WalletType, WalletWithBalances } from './store.ts';
 

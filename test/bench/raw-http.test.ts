@@ -1,10 +1,10 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseResponse, RawHttpPool, requestBytes } from '../../bench/raw-http.ts';
+import { parseResponse, RawHttpPool, requestBytes } from '../helpers/raw-http.ts';
 
 /**
- * The fixed-rate sender's HTTP client (bench/raw-http.ts) against a real Node server: it must
+ * The fixed-rate sender's HTTP client (test/helpers/raw-http.ts) against a real Node server: it must
  * frame every kind of answer correctly, or the latency figures would time the wrong bytes.
  */
 

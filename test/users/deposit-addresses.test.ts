@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isValidAddress } from '../../src/chains/addresses.ts';
-import { findDepositAddressOwner } from '../../src/users/deposit-addresses.ts';
+import { findDepositAddressOwner } from '../../src/chains/deposit-addresses.ts';
 import type { TestApp } from '../helpers/app.ts';
 import type { PartnerCredentials } from '../helpers/partner.ts';
 import { signedFetch } from '../helpers/partner.ts';

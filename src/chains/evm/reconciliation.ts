@@ -1,5 +1,5 @@
 import { type Address, formatUnits } from 'viem';
-import { totalsByCurrency } from '../../ledger/service.ts';
+import { totalsByCurrency } from '../../ledger/index.ts';
 import { withTransaction } from '../../platform/db/pool.ts';
 import { Money } from '../../platform/money.ts';
 import type { ChainReconciliation, ChainsDeps, CurrencyReconciliation } from '../port.ts';

@@ -1,5 +1,5 @@
 import { keccak256, parseTransaction, type TransactionReceipt } from 'viem';
-import { postEntry } from '../../ledger/service.ts';
+import { postEntry } from '../../ledger/index.ts';
 import { inTransaction, type Tx } from '../../platform/db/pool.ts';
 import { randomChars } from '../../platform/ids.ts';
 import { isKnownCurrency, Money } from '../../platform/money.ts';

@@ -8,7 +8,7 @@ import {
   keccak256,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { postEntry } from '../../ledger/service.ts';
+import { postEntry } from '../../ledger/index.ts';
 import { type Db, withTransaction } from '../../platform/db/pool.ts';
 import { randomChars } from '../../platform/ids.ts';
 import { Money } from '../../platform/money.ts';

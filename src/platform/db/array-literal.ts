@@ -2,8 +2,8 @@
  * Array parameters written as PostgreSQL array literals in one pass. pg's own writer builds the
  * literal by appending to a string element by element, each element through two regular-expression
  * replacements and two more appends: for the statements that carry a group's or a worker batch's
- * rows as arrays (hundreds of elements per array, a dozen arrays per statement) that was a third of
- * the worker thread's allocations and a quarter of its CPU (bench/FINDINGS.md, session 16).
+ * rows as arrays (hundreds of elements per array, a dozen arrays per statement) that is a large
+ * share of the worker thread's allocations and CPU.
  *
  * Written here: strings, finite and non-finite numbers, booleans, null and undefined (NULL), and
  * arrays of those (multi-dimensional). Anything else (a Date, a Buffer, an object) answers

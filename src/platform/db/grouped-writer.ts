@@ -5,9 +5,8 @@ import { isolateFailures, type Outcome, type WorkForSeveral } from './failure-is
  * Runs a statement that many concurrent requests each need, once per group of them: a request's
  * `call` waits for the statement that carries its input and gets its own answer from it. Inputs
  * that arrive while a group is running form the next group (group commit); an idle batcher runs
- * on the next turn of the event loop, adding no latency worth measuring. On this machine a round
- * trip to PostgreSQL costs more of both processes' CPU than most of our statements' work
- * (bench/FINDINGS.md), so N requests' rows in one statement cost far less than N statements.
+ * on the next turn of the event loop, adding no latency worth measuring. A round trip to
+ * PostgreSQL costs more of both processes' CPU than most of our statements' work, so N requests' rows in one statement cost far less than N statements.
  *
  * One request's input must not fail the others': when PostgreSQL refuses a group's statement
  * (nothing of it was done), each input of the group is run again as a group of its own, and only
@@ -31,8 +30,8 @@ export class GroupedCalls<Input, Output> {
    * refusal (one statement, or one transaction). Options:
    * - `maxGroup` (200): a group holds at most that many inputs (more wait for the next), which
    *   bounds a statement's size;
-   * - `inFlight` (1): how many groups may run at once. For one statement, two or three in flight
-   *   measured no faster (bench/FINDINGS.md); a group that is a transaction of several
+   * - `inFlight` (1): how many groups may run at once. For one statement, more groups in flight
+   *   gain nothing (the database is the bottleneck); a group that is a transaction of several
    *   statements leaves both processes idle between them, which a second group fills;
    * - `keysOf`: what an input touches. An input sharing a key with one in the group being formed,
    *   or in a running group, waits for a later group, in arrival order: no two inputs that share

@@ -34,18 +34,17 @@ export interface PoolSettings {
  * sequential scan (PostgreSQL's default is 4, for spinning disks). Our statements look rows up by
  * key, on a working set that lives in memory or on SSD, where an index probe costs little more
  * than the page a scan reads next. At 4, a generic plan joining a parameter array to a table of a
- * few thousand rows hashed a sequential scan of the whole table instead of probing its primary
- * key (the card holds a worker batch settles, the job claim): every call read the table, growing
- * with it, until its statistics changed (bench/FINDINGS.md, session 7). 1.1 is the usual value
- * for SSD storage.
+ * few thousand rows hashes a sequential scan of the whole table instead of probing its primary
+ * key (the card holds a worker batch settles, the job claim): every call reads the table, growing
+ * with it, until its statistics change. 1.1 is the usual value for SSD storage.
  */
 const RANDOM_PAGE_COST = 1.1;
 
 /**
  * Every statement is prepared (PreparingClient); a generic plan is made once per connection and
- * reused. Left to choose (plan_cache_mode auto), PostgreSQL re-planned statements whose generic
- * plan it costed higher, like the card-limit sums over date ranges: 134 µs of planning for 24 µs
- * of execution on every call. Our statements look rows up by key or walk an index in order,
+ * reused. Left to choose (plan_cache_mode auto), PostgreSQL re-plans statements whose generic
+ * plan it costs higher, like the card-limit sums over date ranges, spending far more on planning
+ * than on execution on every call. Our statements look rows up by key or walk an index in order,
  * where the generic plan is the one a custom plan would pick. The optional filters of transfer
  * and subscription reads (`$n IS NULL OR owner = $n`) get a plan that filters instead of choosing
  * an index per value; those reads start from the id or the partner's index, which bounds that.

@@ -29,8 +29,8 @@ function statementName(text: string): string {
 
 /**
  * A pg client that runs every parameterised statement as a named prepared statement. Without it
- * PostgreSQL parses and plans each statement on every call: for the authentication CTE that was
- * two thirds of the server's time per request (bench/FINDINGS.md). Prepared, PostgreSQL parses
+ * PostgreSQL parses and plans each statement on every call, which for statements like the
+ * authentication CTE costs more than running them. Prepared, PostgreSQL parses
  * each statement once per connection and, with the pool's plan_cache_mode (pool.ts), plans it
  * once too.
  * Statements without parameters (BEGIN, COMMIT, DDL) keep the simple protocol. Array

@@ -6,7 +6,7 @@ import { newExceptionId } from '../ids.ts';
 import { validationFailure } from './validation.ts';
 
 /**
- * Turns every failure into the Wyre envelope of API.md. Fastify's own error shapes and stack
+ * Turns every failure into the Wyre envelope of docs/contract.md (Errors). Fastify's own error shapes and stack
  * traces never reach the wire; faults we did not foresee become a 500 whose details are logged
  * under the exceptionId the partner sees.
  */

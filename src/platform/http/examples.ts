@@ -2,7 +2,7 @@
  * Values the OpenAPI examples of every module share (what /docs shows a partner), in our
  * formats: ids are a prefix and 11 characters of ids.ts's alphabet, reservations 20 of them, keys
  * `AK-`/`SK-` and four groups of 8. Most are Wyre's own published sample values
- * (reference/wyre-api-facts.md), so a partner porting a Wyre integration recognises them;
+ * (from Wyre's API documentation), so a partner porting a Wyre integration recognises them;
  * test/ops/openapi-completeness.test.ts checks every id in every example against ids.ts.
  * Amounts are what this service answers for them with its default prices and fees.
  */

@@ -113,7 +113,7 @@ function scopesOf(request: FastifyRequest, callerScope: CallerScope): string[] {
 }
 
 /**
- * Runs a creating POST's effect in one transaction with its Idempotency-Key (API.md):
+ * Runs a creating POST's effect in one transaction with its Idempotency-Key (docs/contract.md, Conventions):
  * the answer is stored in the same transaction as the effect, so a crash leaves either both or
  * neither. Same key + same request → the stored answer; other request → 422; the same key
  * still running elsewhere → 409 (a transaction-scoped advisory lock, tried without waiting).
@@ -184,7 +184,7 @@ export function hasIdempotencyKey(request: FastifyRequest): boolean {
   return idempotencyKey(request) !== undefined;
 }
 
-/** Sends either the fresh result or the replayed bytes, marking replays as API.md says. */
+/** Sends either the fresh result or the replayed bytes, marking replays as docs/contract.md (Conventions) says. */
 export function sendIdempotent<T>(reply: FastifyReply, outcome: T | ReplayedAnswer, status = 200) {
   if (outcome instanceof ReplayedAnswer) {
     return reply

@@ -72,10 +72,9 @@ const FREQUENT_PURGE_EVERY_MS = 5000;
 
 /**
  * Every five seconds: the purges of records written at the rate of requests (expired
- * signature-replay records), handed in by the modules that own them. Once a minute, a minute of
- * signed traffic at 6,000 requests a second is 360,000 rows: a quarter of a second of one core
- * in a quiet database (bench/FINDINGS.md, session 10), a stall for whatever runs beside it.
- * Twelve times a minute, each run is a twelfth of that. The minute's VACUUM reclaims the rows
+ * signature-replay records), handed in by the modules that own them. Once a minute, a busy
+ * minute of signed traffic is hundreds of thousands of rows deleted in one statement, a stall for
+ * whatever runs beside it; twelve times a minute, each run is a twelfth of that. The minute's VACUUM reclaims the rows
  * when the table is among its hot tables. A singleton, like the others.
  */
 export function registerFrequentPurges(runner: JobRunner, db: Db, purges: Purge[]): Promise<unknown> {
@@ -92,8 +91,7 @@ const VACUUM_EVERY_MS = 60 * 1000;
  * they hold dead row versions (vacuumDeadTables). A queue's claim walks its index past every dead
  * row version left by finished work, and a hot balance row drags a chain of dead versions, until
  * a vacuum removes them: left to the server's autovacuum (off on the CI server, behind under load
- * anywhere), card orders slowed round after round as the job index filled with dead entries
- * (bench/FINDINGS.md). A singleton, like the purge; VACUUM takes no lock that blocks reads or
+ * anywhere), every claim slows as the job index fills with dead entries. A singleton, like the purge; VACUUM takes no lock that blocks reads or
  * writes. Then analyzeChangedTables.
  */
 export function registerVacuum(
@@ -118,9 +116,9 @@ function checkTableNames(tables: readonly string[]): void {
 /**
  * Maintenance runs at the pace of PostgreSQL's own autovacuum: a sleep of
  * autovacuum_vacuum_cost_delay's 2 ms each time the pages it touched cost vacuum_cost_limit
- * (200). A VACUUM or ANALYZE someone types runs unthrottled, and so did ours: the minute's
- * ANALYZE took a whole core for 2 s after a bench's heavy rounds, and on two cores every request
- * in flight waited behind it (bench/FINDINGS.md, session 8).
+ * (200). A VACUUM or ANALYZE someone types runs unthrottled: after heavy writes the minute's
+ * ANALYZE would take a whole core for seconds, and on a small machine every request in flight
+ * would wait behind it.
  */
 const MAINTENANCE_COST_DELAY_MS = 2;
 
@@ -226,8 +224,7 @@ const GROWTH_ANALYZE_EVERY_MS = 2000;
  * Growth analyses stop once a table's statistics cover this many rows: plans made from them are
  * the plans of a large table (index probes, nested loops over the parameter arrays), and they
  * stay right as it grows. Each analysis samples up to 30,000 rows, so the doublings past this
- * size were most of what growth analyses cost: ~5% of the CPU of a card order on a fresh
- * database (bench/FINDINGS.md, sessions 16 and 17). Past it, the minute's analyzeChangedTables
+ * size would be most of what growth analyses cost. Past it, the minute's analyzeChangedTables
  * keeps the statistics current.
  */
 const GROWTH_ANALYZE_BELOW_ROWS = 5000;
@@ -238,9 +235,8 @@ const GROWTH_ANALYZE_BELOW_ROWS = 5000;
  * (`uncapped` tables at any size). Statements are prepared once per connection with a generic plan (pool.ts),
  * planned from the statistics of that moment, and kept until the table's statistics change: a
  * plan made while a table held a handful of rows (a sequential scan and a sort where an index
- * probe belongs) scans the whole table on every call as it grows to thousands. On a fresh
- * database the limits' window reads ran at 40–170 ms a statement in the first seconds of card
- * orders, until the minute's ANALYZE (bench/FINDINGS.md, session 7). ANALYZE makes every
+ * probe belongs) scans the whole table on every call as it grows to thousands: on a fresh
+ * database the limits' window reads would crawl until the minute's ANALYZE. ANALYZE makes every
  * connection plan those statements again; doubling as the rule keeps that to a few times per
  * table while it grows, and never for a large table that only churns (the job queue).
  *

@@ -101,9 +101,8 @@ export class JobRunner {
    * the next is claimed once the last one's jobs are through, so the jobs that came meanwhile are
    * worked together (a grouped kind's in one call). A unit still running STRAGGLER_MS after the
    * last of its batch started no longer holds the next batch back: it keeps its lane, the next
-   * batch gets the others. Without that, the minute's throttled VACUUM (seconds; minutes on large
-   * tables) held every capture, delivery and chain settlement behind it (bench/FINDINGS.md,
-   * session 14).
+   * batch gets the others: the minute's throttled VACUUM (seconds; minutes on large tables) must
+   * not hold every capture, delivery and chain settlement behind it.
    */
   async drain(): Promise<number> {
     let total = 0;

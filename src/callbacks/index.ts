@@ -1,0 +1,20 @@
+/** The public face of callbacks/: what routes and other domains use. Inside callbacks/, files import each other directly. */
+
+export {
+  queueTransferCreatedCall,
+  queueTransfersCreatedCall,
+  type TransferCreatedArguments,
+  transfersCreatedValues,
+} from './deliveries-store.ts';
+export { callbackOperatorRoutes } from './operator-routes.ts';
+export { callbackRoutes } from './routes.ts';
+export { enqueueDelivery, transferCreatedArguments } from './service.ts';
+export type { SubscriptionsDeps, TransferVisibility } from './subscriptions-service.ts';
+export {
+  assertNotifyUrlAllowed,
+  type CallbackUrlDeps,
+  type CallbackUrlRules,
+  PRODUCTION_CALLBACK_URLS,
+  sandboxCallbackUrls,
+} from './url-policy.ts';
+export { type DeliveryWorker, startCallbackWorker } from './worker.ts';

@@ -1,0 +1,21 @@
+/** The public face of identity/: what routes and other domains use. Inside identity/, files import each other directly. */
+
+export { awaitReadAudits, callerOf, idempotencyScope, partnerAccess, scopeOf } from './access.ts';
+export { accountDocumentRoutes } from './account-document-routes.ts';
+export {
+  accountExists,
+  accountInPartner,
+  checkAccountVisible,
+  countryOfAccount,
+  getAccount,
+} from './accounts-service.ts';
+export { authErrors } from './errors.ts';
+export { purgeExpiredReplays } from './keys-store.ts';
+export { legacyAccountRoutes } from './legacy-account-routes.ts';
+export { type IdentityDeps, resolveMasquerade, type UserOwnerLookup } from './masquerade.ts';
+export { identityOperatorRoutes } from './operator-routes.ts';
+export { type CreatedMaster, ensureSandboxDemo } from './operator-service.ts';
+export { identityRoutes } from './routes.ts';
+export type { Scope } from './types.ts';
+export { sessionUserScope, tieTokenToUser } from './user-tokens.ts';
+export { partnerIdOf, webhookSecretOf } from './webhook-secret.ts';

@@ -1,0 +1,24 @@
+/** The public face of ledger/: what routes and other domains use. Inside ledger/, files import each other directly. */
+
+export type { LedgerDeps, OwnerLookups } from './owners.ts';
+export { ledgerOperatorRoutes } from './routes.ts';
+export {
+  type Balances,
+  type BalancesJson,
+  balancesFromJson,
+  balancesOf,
+  combinedEntries,
+  entriesParams,
+  entryArguments,
+  holdArguments,
+  ledgerRefusal,
+  type NewEntry,
+  type Posting,
+  placeHold,
+  postEntry,
+  settleHold,
+  totalsByCurrency,
+  voidHold,
+} from './service.ts';
+export type { EntriesArguments, EntryArguments, HoldArguments } from './store.ts';
+export { balancesJsonOf, entriesValues, placeHoldCall, postEntriesCall } from './store.ts';

@@ -1,0 +1,21 @@
+/** The public face of users/: what routes and other domains use. Inside users/, files import each other directly. */
+
+export { type BankAccountVerifier, sandboxBankVerifier } from './bank-verifier.ts';
+export type { UsersDeps } from './deps.ts';
+export { type IdentityCheck, operatorReview, sandboxIdentityCheck } from './identity-check.ts';
+export { registerUserJobs } from './jobs.ts';
+export {
+  type OnboardingPageModel,
+  onboardingPage,
+  type ScopeNeeds,
+  submitOnboarding,
+} from './onboarding-service.ts';
+export { usersOperatorRoutes } from './operator-routes.ts';
+export { cachedOwnerLookup } from './owner-cache.ts';
+export { paymentMethodRoutes } from './payment-method-routes.ts';
+export { bankMethodFor } from './payment-methods-service.ts';
+export { usersRoutes } from './routes.ts';
+export { approvedScopesOf } from './scopes-service.ts';
+export { userExists } from './transfer-standing.ts';
+export { groupedUserSnapshots } from './users-service.ts';
+export { findUserOwner, type TransferStanding, transferStandings } from './users-store.ts';

@@ -1,0 +1,5 @@
+/** The public face of wallets/: what routes and other domains use. Inside wallets/, files import each other directly. */
+
+export type { WalletsDeps } from './deps.ts';
+export { walletRoutes } from './routes.ts';
+export { walletExists, walletOwners } from './service.ts';
