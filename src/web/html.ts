@@ -35,6 +35,17 @@ export function html(strings: TemplateStringsArray, ...values: Interpolation[]):
   return new SafeHtml(out);
 }
 
+/** A catalogue text with markup in its `{name}` places; the text around them is escaped. */
+export function fillHtml(template: string, values: Record<string, SafeHtml>): SafeHtml {
+  const parts = template.split(/\{(\w+)\}/);
+  let out = '';
+  parts.forEach((part, index) => {
+    if (index % 2 === 0) out += escapeHtml(part);
+    else out += Object.hasOwn(values, part) ? values[part]!.value : escapeHtml(`{${part}}`);
+  });
+  return new SafeHtml(out);
+}
+
 /**
  * No script runs on these pages and nothing loads from elsewhere: a value that slipped past
  * escaping still could not execute. Forms post only back to us.
