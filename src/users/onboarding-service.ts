@@ -183,7 +183,7 @@ export async function submitOnboarding(ctx: UsersDeps, token: string): Promise<O
 }
 
 /** The link's user, locked for update, refused when unknown (as an invalid link) or closed. */
-async function lockedLinkUser(ctx: UsersDeps, tx: Tx, claims: { partnerId: string; userId: string }) {
+async function lockedLinkUser(tx: Tx, claims: { partnerId: string; userId: string }) {
   const user = await findUser(tx, claims.partnerId, claims.userId, true);
   if (!user) throw onboardingErrors.invalidLink();
   return user;
@@ -201,7 +201,7 @@ export async function submitOnboardingFields(
 ): Promise<void> {
   const claims = await userFromToken(ctx, token);
   await withTransaction(ctx.db, async (tx) => {
-    const user = await lockedLinkUser(ctx, tx, claims);
+    const user = await lockedLinkUser(tx, claims);
     const scopes = await listScopes(tx, user.partner_id, user.id);
     if (scopes.some((row) => row.status === 'CLOSED')) throw userErrors.userClosed();
     const nowMs = ctx.clock.nowMs();
@@ -219,5 +219,5 @@ export async function uploadOnboardingDocument(
 ): Promise<void> {
   checkUploadableField(input.fieldId);
   const claims = await userFromToken(ctx, token);
-  await storeUserDocument(ctx, (tx) => lockedLinkUser(ctx, tx, claims), input);
+  await storeUserDocument(ctx, (tx) => lockedLinkUser(tx, claims), input);
 }
