@@ -33,7 +33,7 @@ const BrandingBody = Type.Object(
       }),
     ),
     logo: Type.Optional(
-      Type.Union([Type.String({ maxLength: Math.ceil(MAX_LOGO_BYTES / 3) * 4 }), Type.Null()], {
+      Type.Union([Type.String({ maxLength: Math.ceil((MAX_LOGO_BYTES + 4096) / 3) * 4 }), Type.Null()], {
         description: 'The image file (PNG, JPEG or WebP, at most 256 KiB), base64; null removes it',
       }),
     ),
@@ -58,7 +58,7 @@ const example = {
 const requestExample = { name: 'Acme Wallet', accentColor: '#1a56db', logo: 'iVBORw0KGgoAAAANSUhEUgAA…' };
 const description =
   'Members left out keep their value, null removes one. Every member is checked before any is stored (400, nothing changed): `accentColor` must be #rrggbb with a contrast of at least 4.5:1 against white (`validation.lowContrast`), `logo` a PNG, JPEG or WebP file of at most 256 KiB by its bytes (`validation.logoType`, `validation.logoTooLarge`).';
-const bodyLimit = Math.ceil(MAX_LOGO_BYTES / 3) * 4 + 4096;
+const bodyLimit = Math.ceil((MAX_LOGO_BYTES + 4096) / 3) * 4 + 4096;
 const tags = ['Hosted checkout'];
 
 /**
