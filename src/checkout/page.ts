@@ -5,7 +5,7 @@ import { fill, messages } from '../web/messages/index.ts';
 import { ASSET_PATHS, themePath } from './assets.ts';
 import type { Branding } from './branding.ts';
 import { type FieldName, reservationText } from './fields.ts';
-import { feeBreakdown, feeLineText, moneyText } from './format.ts';
+import { displayAmount, feeBreakdown, feeLineText, moneyText } from './format.ts';
 import type { EndedModel, FormModel, ProgressModel } from './service.ts';
 
 /**
@@ -162,7 +162,7 @@ ${breakdownRows(quote)}
 function rateText(quote: Quote): string {
   return fill(M.rateText, {
     source: quote.sourceCurrency,
-    rate: quote.exchangeRate.toFixed(),
+    rate: displayAmount(quote.exchangeRate, quote.destCurrency),
     dest: quote.destCurrency,
   });
 }

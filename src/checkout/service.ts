@@ -19,7 +19,7 @@ import { chargeCountingAttempts, spentByDeclines } from './attempts.ts';
 import { type Branding, brandingOf } from './branding.ts';
 import { checkoutErrors } from './errors.ts';
 import { type FieldName, lockedFieldsOf } from './fields.ts';
-import { feeBreakdown, feeLineText, moneyText } from './format.ts';
+import { displayAmount, feeBreakdown, feeLineText, moneyText } from './format.ts';
 import { orderToken, orderTokenValid } from './order-token.ts';
 import {
   failureRedirect,
@@ -369,7 +369,7 @@ export function quoteText(quote: Quote) {
       destAmount: moneyText(quote.destAmount, quote.destCurrency),
       rate: fill(messages.checkout.rateText, {
         source: quote.sourceCurrency,
-        rate: quote.exchangeRate.toFixed(),
+        rate: displayAmount(quote.exchangeRate, quote.destCurrency),
         dest: quote.destCurrency,
       }),
       lines: breakdown.lines.map((line) => ({

@@ -173,7 +173,9 @@ describe.each(SCREENS)('hosted checkout on %s', (screen, options) => {
       expect(await page.getAttribute('#explorer-link', 'href')).toBe(EXPLORER.replace('{hash}', hash));
       expect(await page.inputValue('#f-card-number')).toBe('');
       expect(await page.textContent('#steps [aria-current="step"]')).toBe('Done');
+      expect(await page.isVisible('#expiry')).toBe(false);
       await expectAccessible(page, `${screen} receipt`);
+      await page.locator('#receipt').scrollIntoViewIfNeeded();
       await screenshot(page, `checkout-receipt-${screen}`);
       // The way back: a button to the partner's page, with Wyre's values on it.
       expect(await page.textContent('#back')).toBe('Back to Acme Wallet');

@@ -96,6 +96,7 @@ describe.each(SCREENS)('hosted onboarding on %s', (screen, options) => {
       expect(await file.getAttribute('capture')).toBe('environment');
       expect(await file.getAttribute('accept')).toContain('image/jpeg');
       await expectAccessible(page, `${screen} documents`);
+      await page.locator('#documents-heading').scrollIntoViewIfNeeded();
       await screenshot(page, `onboarding-documents-${screen}`);
       await tabTo(page, 'd-governmentIdFront-type');
       await page.keyboard.type('Passport');

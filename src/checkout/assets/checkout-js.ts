@@ -130,7 +130,7 @@ export const CHECKOUT_JS = String.raw`(function () {
       if (envelope.problematicField === 'reservation') return { message: t('declinedLast'), ends: true, input: null };
       return { message: t('declined'), ends: false, input: 'f-card-number' };
     }
-    if (code.indexOf('validation.unsupportedCardType') === 0 || code === 'validation.unsupportedCardBrand') {
+    if (code.indexOf('validation.unsupportedCardType') === 0) {
       return { message: t('cardNotAccepted'), ends: false, input: 'f-card-number' };
     }
     if (code === 'checkout.tooManyFailedAttempts') return { message: t('tooManyAttempts'), ends: false };
@@ -367,6 +367,9 @@ export const CHECKOUT_JS = String.raw`(function () {
       form.hidden = true;
       var cancel = byId('cancel');
       if (cancel) cancel.hidden = true;
+      // The price is now the order's: no countdown left to watch.
+      var expiry = byId('expiry');
+      if (expiry) expiry.hidden = true;
       showProgress(t('checking'));
       poll();
     }, function (error) {
