@@ -293,3 +293,72 @@ describe.each(SCREENS)('hosted checkout on %s', (screen, options) => {
     expect(await findReservationById(t.database.db, reservation)).toMatchObject({ used: false });
   });
 });
+
+describe('hosted checkout: ends without a receipt', () => {
+  it('a declined 3-D Secure fails the order, says so in plain words and offers the way back', async () => {
+    const { url } = await checkoutLink(t, partner, purchase());
+    const { context, page, problems } = await openSession(SCREENS[0][1]);
+    try {
+      await page.goto(url);
+      await typeCard(page, CARDS.threeDs);
+      await payByKeyboard(page);
+      await page.waitForURL(/\/sandbox\/3ds\//, { timeout: 15_000 });
+      await tabTo(page, 'decline');
+      await page.keyboard.press('Enter');
+      await waitForStatus(page, 'The purchase did not go through.');
+      expect(await page.textContent('#progress-detail')).toContain('did not approve the payment');
+      expect(await page.isVisible('#receipt')).toBe(false);
+      await expectAccessible(page, 'failed order');
+      expect(await page.getAttribute('#back', 'href')).toMatch(
+        /^https:\/\/merchant\.example\/failed\?orderId=WO_/,
+      );
+      await tabTo(page, 'back');
+      await page.keyboard.press('Enter');
+      await page.waitForURL(/^https:\/\/merchant\.example\/failed/);
+      const { order } = await readOrder(new URL(page.url()).searchParams.get('orderId')!);
+      expect(order.status).toBe('FAILED');
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('refuses an order above the daily limit, saying so, without charging or spending the link', async () => {
+    const { url, reservation } = await checkoutLink(t, partner, purchase({ sourceAmount: '600' }));
+    const { context, page } = await openSession(SCREENS[0][1]);
+    try {
+      await page.goto(url);
+      await typeCard(page, CARDS.approve);
+      await payByKeyboard(page);
+      await page.waitForSelector('#errors:not([hidden])');
+      expect(await page.textContent('#errors')).toMatch(/limit/i);
+      expect(await page.isEnabled('#pay')).toBe(true);
+    } finally {
+      await context.close();
+    }
+    expect(await findReservationById(t.database.db, reservation)).toMatchObject({ used: false });
+  });
+
+  it('without redirect URLs, the receipt stays on the page and tells the buyer where to go', async () => {
+    const { url } = await checkoutLink(
+      t,
+      partner,
+      purchase({ redirectUrl: undefined, failureRedirectUrl: undefined }),
+    );
+    const { context, page } = await openSession(SCREENS[1][1]);
+    try {
+      await page.goto(url);
+      expect(await page.$('#cancel')).toBeNull();
+      await typeCard(page, CARDS.approve);
+      await payByKeyboard(page);
+      await waitForStatus(page, 'Purchase complete.');
+      expect(await page.isVisible('#back')).toBe(false);
+      expect(await page.textContent('#progress-detail')).toBe(
+        'Return to the site you came from to start a new purchase.',
+      );
+      expect(new URL(page.url()).pathname).toBe('/purchase');
+    } finally {
+      await context.close();
+    }
+  });
+});
