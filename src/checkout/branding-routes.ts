@@ -53,7 +53,7 @@ const BrandingAnswer = Type.Object({
 const example = {
   name: 'Acme Wallet',
   accentColor: '#1a56db',
-  logoUrl: '/purchase/logos/AC_XXXX/3f2a9c1d0b7e4a55',
+  logoUrl: '/purchase/logos/AC_UUEJLH74VEN/3f2a9c1d0b7e4a55',
 };
 const requestExample = { name: 'Acme Wallet', accentColor: '#1a56db', logo: 'iVBORw0KGgoAAAANSUhEUgAA…' };
 const description =
@@ -73,6 +73,8 @@ export const checkoutBrandingRoutes: FastifyPluginAsync<{ ctx: AppContext }> = a
         tags,
         security: PARTNER_SECURITY,
         summary: 'How the hosted checkout shows this partner to its buyers',
+        description:
+          'The calling partner’s checkout branding: the name buyers see as who they pay, the accent colour of buttons and links, and where Rampart serves the logo; null where none is set.',
         response: { 200: withExample(BrandingAnswer, example), ...errorResponses(401, 429) },
       },
     },
@@ -102,6 +104,8 @@ export const checkoutBrandingRoutes: FastifyPluginAsync<{ ctx: AppContext }> = a
         tags: ['Operator'],
         security: OPERATOR_SECURITY,
         summary: 'A master account’s hosted checkout branding',
+        description:
+          'Operator token only. The name, accent colour and logo URL the master account’s hosted checkout shows; a sub-account or unknown id answers 404.',
         params: AccountParams,
         response: { 200: withExample(BrandingAnswer, example), ...errorResponses(401, 404) },
       },
