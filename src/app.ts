@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { callbackOperatorRoutes } from './callbacks/operator-routes.ts';
 import { callbackRoutes } from './callbacks/routes.ts';
 import { chainsOperatorRoutes } from './chains/operator-routes.ts';
+import { checkoutBrandingRoutes } from './checkout/branding-routes.ts';
 import { checkoutPartnerRoutes } from './checkout/partner-routes.ts';
 import { checkoutRoutes } from './checkout/routes.ts';
 import type { Rampart } from './compose.ts';
@@ -110,6 +111,7 @@ export async function buildApp(ctx: Rampart, options: BuildOptions): Promise<Fas
   await app.register(onboardingWebRoutes, { ctx });
   await app.register(checkoutRoutes, { ctx });
   await app.register(checkoutPartnerRoutes, { ctx });
+  await app.register(checkoutBrandingRoutes, { ctx });
   await app.register(ledgerOperatorRoutes, { ctx });
   await app.register(limitsRoutes, { ctx });
   await app.register(walletOrderRoutes, { ctx });

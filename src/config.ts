@@ -62,6 +62,11 @@ export interface Config {
   rateFeed: { url: string; intervalMs: number; timeoutMs: number; staleAfterMs: number } | undefined;
   /** Base of the hosted checkout links answered by POST /v3/orders/reserve (API.md decision 15). */
   checkoutUrl: string;
+  /**
+   * Block explorer transaction pages by network (the part of a destination SRN before the colon),
+   * each with `{hash}` where the transaction hash goes: the checkout receipt links to it.
+   */
+  explorerTxUrls: Record<string, string>;
   /** Sandbox only: a user scope whose data is complete is approved at once (API.md decision 8). */
   sandboxAutoApprove: boolean;
   /** How long a card authorisation may take before the order is refused as transient. */
@@ -225,6 +230,30 @@ function callbackAllowLoopback(env: Env, runEnv: Config['env']): boolean {
   return allowed;
 }
 
+/** `ethereum=https://etherscan.io/tx/{hash},polygon=https://polygonscan.com/tx/{hash}`. */
+function explorerTxUrls(env: Env): Record<string, string> {
+  const name = 'RAMPART_EXPLORER_TX_URLS';
+  const raw = env[name]?.trim() ?? '';
+  const out: Record<string, string> = {};
+  if (raw === '') return out;
+  for (const entry of raw.split(',')) {
+    const eq = entry.indexOf('=');
+    const network = entry.slice(0, eq).trim().toLowerCase();
+    const template = entry.slice(eq + 1).trim();
+    if (eq <= 0 || !/^[a-z0-9-]{1,32}$/.test(network))
+      throw new ConfigError(name, `"${entry}" is not network=https://…/{hash}`);
+    if (!template.startsWith('https://') || !template.includes('{hash}'))
+      throw new ConfigError(name, `the URL of ${network} must be https and contain {hash}`);
+    try {
+      new URL(template.replace('{hash}', '0'));
+    } catch {
+      throw new ConfigError(name, `the URL of ${network} is not a URL`);
+    }
+    out[network] = template;
+  }
+  return out;
+}
+
 function checkoutUrl(env: Env, urls: string[]): string {
   const raw = httpUrl(env, 'RAMPART_CHECKOUT_URL');
   if (raw === undefined) return urls[0]!;
@@ -280,6 +309,7 @@ export function loadConfig(env: Env = process.env): Config {
     rateSource: oneOf(env, 'RAMPART_RATE_SOURCE', ['reference', 'feed'] as const, 'reference'),
     rateFeed: rateFeed(env, oneOf(env, 'RAMPART_RATE_SOURCE', ['reference', 'feed'] as const, 'reference')),
     checkoutUrl: checkoutUrl(env, publicUrls(env, port)),
+    explorerTxUrls: explorerTxUrls(env),
     // Production always waits for the operator's review, whatever this says.
     sandboxAutoApprove: runEnv === 'sandbox' && booleanSetting(env, 'RAMPART_SANDBOX_AUTO_APPROVE', true),
     cardProcessorTimeoutMs: intSetting(env, 'RAMPART_CARD_PROCESSOR_TIMEOUT_MS', 10_000, 100, 120_000),

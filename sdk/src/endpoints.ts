@@ -18,6 +18,8 @@ import type {
   AuthorizeResult,
   CardAuthorization,
   CardOrderRequest,
+  CheckoutBranding,
+  CheckoutBrandingRequest,
   DeclinedCardAttempts,
   FullWalletOrder,
   Limits,
@@ -522,6 +524,22 @@ export const ENDPOINTS = {
       ],
     }),
     response: keysOf<Reserved>()(['url', 'reservation']),
+  },
+  getCheckoutBranding: {
+    method: 'GET',
+    path: '/v3/checkout/branding',
+    auth: 'partner',
+    repeat: 'safe',
+    response: keysOf<CheckoutBranding>()(['name', 'accentColor', 'logoUrl']),
+  },
+  // Setting the same values again leaves the same branding: repeatable as it is.
+  setCheckoutBranding: {
+    method: 'POST',
+    path: '/v3/checkout/branding',
+    auth: 'partner',
+    repeat: 'safe',
+    body: fieldsOf<CheckoutBrandingRequest>()({ required: [], optional: ['name', 'accentColor', 'logo'] }),
+    response: keysOf<CheckoutBranding>()(['name', 'accentColor', 'logoUrl']),
   },
   getCardAttempts: {
     method: 'GET',

@@ -1,8 +1,12 @@
 import { createHash } from 'node:crypto';
+import { messages } from '../web/messages/index.ts';
+import { CARD_FORMAT_JS } from './assets/card-format-js.ts';
 import { CHECKOUT_CSS } from './assets/checkout-css.ts';
 import { CHECKOUT_JS } from './assets/checkout-js.ts';
+import { ONBOARDING_JS } from './assets/onboarding-js.ts';
+import { BRAND_RANGES } from './card-brands.ts';
 
-/** Our own static files for the hosted checkout: nothing is loaded from another origin. */
+/** Our own static files for the hosted pages: nothing is loaded from another origin. */
 export interface Asset {
   body: string;
   type: string;
@@ -15,8 +19,21 @@ const asset = (body: string, type: string): Asset => ({
   etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`,
 });
 
+/**
+ * The checkout script: the catalogue's script texts and the card brands as data, then the card
+ * helpers, then the page logic. One file, so the page makes one request and the CSP stays
+ * `script-src 'self'`.
+ */
+const checkoutScript = [
+  `var MESSAGES = ${JSON.stringify(messages.checkoutScript)};`,
+  `var BRAND_RANGES = ${JSON.stringify(BRAND_RANGES)};`,
+  CARD_FORMAT_JS,
+  CHECKOUT_JS,
+].join('\n');
+
 export const ASSETS: Record<string, Asset> = {
-  'checkout.js': asset(CHECKOUT_JS, 'text/javascript; charset=utf-8'),
+  'checkout.js': asset(`(function () {\n${checkoutScript}\n})();\n`, 'text/javascript; charset=utf-8'),
+  'onboarding.js': asset(ONBOARDING_JS, 'text/javascript; charset=utf-8'),
   'checkout.css': asset(CHECKOUT_CSS, 'text/css; charset=utf-8'),
   // Served so the browser's automatic icon request finds something of ours, not a 404.
   'icon.svg': asset(
@@ -27,8 +44,19 @@ export const ASSETS: Record<string, Asset> = {
 
 export const ASSET_PATHS = {
   js: '/purchase/assets/checkout.js',
+  onboardingJs: '/purchase/assets/onboarding.js',
   css: '/purchase/assets/checkout.css',
   icon: '/purchase/assets/icon.svg',
   /** Where the forms point when our script did not run: a page that says JavaScript is needed. */
   noScript: '/purchase/no-script',
 };
+
+/**
+ * The partner's accent colour as a stylesheet named by the colour itself: the CSP allows no
+ * inline style, and the name carries everything, so serving it reads nothing from the database.
+ */
+export const themePath = (accentColor: string) => `/purchase/themes/${accentColor.slice(1)}.css`;
+
+export function themeCss(hex: string): string {
+  return `:root { --accent: #${hex}; }\n`;
+}

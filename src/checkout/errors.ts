@@ -56,7 +56,8 @@ export const checkoutErrors = {
       'ValidationException',
       'validation.cardDeclined',
       'The card was declined, and this checkout link can no longer be used. Please return to the site you came from and start again.',
-      { problematicField: 'debitCard' },
+      // The reservation is what can no longer be used: the page tells this decline from others by it.
+      { problematicField: 'reservation' },
     ),
   /** An hourly cap on declined attempts (per card or per client) is reached. */
   tooManyDeclines: (retryAfterMs: number) => {
@@ -80,5 +81,28 @@ export const checkoutErrors = {
       field,
       `Field ${field} is set by the merchant and cannot be changed.`,
       'validation.fieldLocked',
+    ),
+};
+
+/** Refusals of a checkout branding change (branding.ts): each names its member. */
+export const brandingErrors = {
+  colorFormat: () =>
+    invalidValue('accentColor', 'accentColor must be a colour written #rrggbb, e.g. #1a56db.'),
+  lowContrast: (color: string, ratio: number, min: number) =>
+    invalidValue(
+      'accentColor',
+      `accentColor ${color} has a contrast of ${ratio.toFixed(2)}:1 with white; at least ${min}:1 is needed so the text on buttons stays readable. Choose a darker colour.`,
+      'validation.lowContrast',
+    ),
+  name: (max: number) =>
+    invalidValue('name', `name must be non-empty text of at most ${max} characters, or null.`),
+  logoEncoding: () => invalidValue('logo', 'logo must be the image file encoded as base64, or null.'),
+  logoSize: (max: number) =>
+    invalidValue('logo', `logo must be an image of at most ${max / 1024} KiB.`, 'validation.logoTooLarge'),
+  logoType: () =>
+    invalidValue(
+      'logo',
+      'logo must be a PNG, JPEG or WebP image (read from its bytes; SVG is not taken, as it can carry scripts).',
+      'validation.logoType',
     ),
 };

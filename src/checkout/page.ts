@@ -1,16 +1,25 @@
 import { SUPPORTED_COUNTRIES } from '../limits/countries.ts';
 import type { Quote } from '../pricing/quote.ts';
-import { html, type SafeHtml } from '../web/html.ts';
-import { ASSET_PATHS } from './assets.ts';
-import { displayAmount, type FieldName, reservationText } from './fields.ts';
-import type { FormModel, ProgressModel } from './service.ts';
+import { fillHtml, html, type SafeHtml } from '../web/html.ts';
+import { fill, messages } from '../web/messages/index.ts';
+import { ASSET_PATHS, themePath } from './assets.ts';
+import type { Branding } from './branding.ts';
+import { type FieldName, reservationText } from './fields.ts';
+import { displayAmount, feeBreakdown, feeLineText, moneyText } from './format.ts';
+import type { EndedModel, FormModel, ProgressModel } from './service.ts';
 
 /**
- * The hosted checkout's HTML. Server-rendered and escaped by the `html` tag; behaviour comes from
- * our own script file (no inline script or style: the CSP allows neither), which reads what it
- * needs from data- attributes.
+ * The hosted checkout's HTML. Server-rendered and escaped by the `html` tag; every word comes
+ * from the message catalogue (web/messages); behaviour comes from our own script file (no inline
+ * script or style: the CSP allows neither), which reads what it needs from data- attributes.
+ * The partner's accent colour arrives as a stylesheet of its own (assets.ts themePath).
  */
-function layout(title: string, main: SafeHtml): string {
+const M = messages.checkout;
+
+/** The partner as buyers know it, or a neutral "the merchant" where it set no name. */
+export const partnerLabel = (branding: Branding | null) => branding?.name ?? M.theMerchant;
+
+function layout(title: string, branding: Branding | null, main: SafeHtml): string {
   return html`<!doctype html>
 <html lang="en">
 <head>
@@ -18,30 +27,29 @@ function layout(title: string, main: SafeHtml): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title}</title>
 <link rel="stylesheet" href="${ASSET_PATHS.css}">
+${branding?.accentColor ? html`<link rel="stylesheet" href="${themePath(branding.accentColor)}">` : ''}
 <link rel="icon" href="${ASSET_PATHS.icon}" type="image/svg+xml">
 <script src="${ASSET_PATHS.js}" defer></script>
 </head>
 <body>
+${brandHeader(branding)}
 ${main}
+<footer class="page-footer"><p>${messages.common.poweredBy}</p></footer>
 </body>
 </html>`.value;
 }
 
-const LABELS: Record<FieldName, string> = {
-  amount: 'Amount',
-  sourceCurrency: 'Pay with',
-  destCurrency: 'Buy',
-  dest: 'Wallet address',
-  firstName: 'First name',
-  lastName: 'Last name',
-  email: 'E-mail',
-  phone: 'Phone (with country code, e.g. +14155550100)',
-  street1: 'Street address',
-  city: 'City',
-  state: 'State / province (code)',
-  postalCode: 'Postal code',
-  country: 'Country',
-};
+function brandHeader(branding: Branding | null): SafeHtml {
+  if (!branding || (!branding.name && !branding.logoUrl)) return html``;
+  const name = branding.name ?? '';
+  return html`<header class="brand">
+${branding.logoUrl ? html`<img class="brand-logo" src="${branding.logoUrl}" alt="${name ? fill(M.logoAlt, { partner: name }) : ''}">` : ''}
+${name ? html`<p class="brand-name" id="partner-name">${name}</p>` : ''}
+</header>`;
+}
+
+const pageTitle = (branding: Branding | null) =>
+  branding?.name ? fill(M.titleWithPartner, { partner: branding.name }) : M.title;
 
 const AUTOCOMPLETE: Partial<Record<FieldName, string>> = {
   firstName: 'given-name',
@@ -72,11 +80,11 @@ function textField(model: FormModel, field: FieldName, extra: { inputmode?: stri
   const locked = model.locked.has(field);
   const describedBy = `${id}-error${locked ? ` ${id}-hint` : ''}`;
   return html`<div class="field">
-<label for="${id}">${LABELS[field]}</label>
+<label for="${id}">${M.fields[field]}</label>
 <input id="${id}" name="${field}" type="${INPUT_TYPE[field] ?? 'text'}" value="${value}"
  autocomplete="${AUTOCOMPLETE[field] ?? 'off'}" ${extra.inputmode ? html`inputmode="${extra.inputmode}"` : ''}
  required aria-describedby="${describedBy}"${locked ? html` readonly aria-readonly="true"` : ''}>
-${locked ? hint(id, 'Set by the merchant.') : ''}${errorSlot(id)}
+${locked ? hint(id, M.lockedHint) : ''}${errorSlot(id)}
 </div>`;
 }
 
@@ -89,10 +97,10 @@ function selectField(model: FormModel, field: FieldName, options: { value: strin
       ? options
       : [{ value, label: value }, ...options];
   return html`<div class="field">
-<label for="${id}">${LABELS[field]}</label>
+<label for="${id}">${M.fields[field]}</label>
 <select id="${id}" name="${field}" required aria-describedby="${id}-error"
  autocomplete="${AUTOCOMPLETE[field] ?? 'off'}">
-${value === '' ? html`<option value="">Choose…</option>` : ''}
+${value === '' ? html`<option value="">${M.choose}</option>` : ''}
 ${choices.map((option) => html`<option value="${option.value}"${option.value === value ? html` selected` : ''}>${option.label}</option>`)}
 </select>
 ${errorSlot(id)}
@@ -104,34 +112,59 @@ const asOptions = (codes: string[]) => codes.map((code) => ({ value: code, label
 /** The billing countries by name, as GET /v3/widget/supportedCountries lists them; built once. */
 const COUNTRY_OPTIONS = SUPPORTED_COUNTRIES.map(({ code, name }) => ({ value: code, label: name }));
 
+function row(id: string, term: string, value: SafeHtml | string, extra?: SafeHtml): SafeHtml {
+  return html`<div><dt>${term}</dt><dd id="${id}">${value}${extra ?? ''}</dd></div>`;
+}
+
+/**
+ * What the charge is made of: purchase, processing fee, network fee and the total, which add up
+ * exactly (format.ts feeBreakdown). Empty until the script has the price of an unlocked amount.
+ */
+function breakdownRows(quote: Quote | null): SafeHtml {
+  const breakdown = quote ? feeBreakdown(quote) : null;
+  const line = (key: 'purchase' | 'processingFee' | 'networkFee') => {
+    const found = breakdown?.lines.find((item) => item.key === key);
+    return found && breakdown ? feeLineText(found.amount, breakdown.currency) : '';
+  };
+  const native = breakdown?.networkFeeNative
+    ? fill(M.networkFeeNative, {
+        amount: moneyText(breakdown.networkFeeNative.amount, breakdown.networkFeeNative.currency),
+      })
+    : '';
+  return html`<dl id="breakdown">
+${row('bd-purchase', M.purchase, line('purchase'))}
+${row('bd-processingFee', M.processingFee, line('processingFee'))}
+${row('bd-networkFee', M.networkFee, line('networkFee'), html`<span class="sub" id="bd-networkFee-native">${native}</span>`)}
+<div class="total"><dt>${M.total}</dt><dd id="quote-source-amount">${breakdown ? feeLineText(breakdown.total, breakdown.currency) : ''}</dd></div>
+</dl>`;
+}
+
 /** The locked quote (or an empty one the script fills in once the buyer picked an amount). */
 function summary(model: FormModel): SafeHtml {
   const quote = model.quote;
   const view = model.reservation.view;
-  const heading = quote ? `Buy ${quote.destCurrency}` : `Buy ${view.destCurrency ?? 'crypto'}`;
+  const currency = quote?.destCurrency ?? view.destCurrency;
+  const heading = currency ? fill(M.buy, { currency }) : M.buyCrypto;
   return html`<section id="summary" aria-labelledby="summary-heading">
 <h2 id="summary-heading">${heading}</h2>
-<dl id="quote" aria-live="polite"${quote ? '' : html` hidden`}>
-<div><dt>You pay (fees included)</dt><dd id="quote-source-amount">${quote ? money(displayAmount(quote.sourceAmount, quote.sourceCurrency), quote.sourceCurrency) : ''}</dd></div>
-<div><dt>Fees</dt><dd id="quote-fees">${quote ? feesText(quote) : ''}</dd></div>
-<div><dt>You receive</dt><dd id="quote-dest-amount">${quote ? money(displayAmount(quote.destAmount, quote.destCurrency), quote.destCurrency) : ''}</dd></div>
-<div><dt>Rate</dt><dd id="quote-rate">${quote ? rateText(quote) : ''}</dd></div>
-${quote && view.dest ? html`<div><dt>To wallet</dt><dd id="quote-dest">${view.dest}</dd></div>` : ''}
+<div id="quote" aria-live="polite"${quote ? '' : html` hidden`}>
+<dl id="receive">
+${row('quote-dest-amount', M.youReceive, quote ? moneyText(quote.destAmount, quote.destCurrency) : '')}
+${row('quote-rate', M.rate, quote ? rateText(quote) : '')}
+${quote && view.dest ? row('quote-dest', M.toWallet, view.dest) : ''}
 </dl>
-<p id="expiry">${quote ? 'Price held for ' : 'Link valid for '}<span id="countdown">${minutes(model.expiresInMs)}</span>.</p>
+${breakdownRows(quote)}
+</div>
+<p id="expiry">${fillHtml(quote ? M.priceHeld : M.linkValid, { time: html`<span id="countdown">${minutes(model.expiresInMs)}</span>` })}</p>
 </section>`;
 }
 
-const money = (amount: string, currency: string) => `${amount} ${currency}`;
-
-function feesText(quote: Quote): string {
-  return Object.entries(quote.fees)
-    .map(([currency, amount]) => money(displayAmount(amount, currency), currency))
-    .join(' + ');
-}
-
 function rateText(quote: Quote): string {
-  return `1 ${quote.sourceCurrency} = ${quote.exchangeRate.toFixed()} ${quote.destCurrency}`;
+  return fill(M.rateText, {
+    source: quote.sourceCurrency,
+    rate: displayAmount(quote.exchangeRate, quote.destCurrency),
+    dest: quote.destCurrency,
+  });
 }
 
 function minutes(ms: number): string {
@@ -143,12 +176,12 @@ function minutes(ms: number): string {
 function amountFields(model: FormModel): SafeHtml {
   if (model.quote) return html``;
   return html`<fieldset id="amount-fields">
-<legend>Amount</legend>
+<legend>${M.amountLegend}</legend>
 ${textField(model, 'amount', { inputmode: 'decimal' })}
 ${selectField(model, 'sourceCurrency', asOptions(model.sourceCurrencies))}
 ${selectField(model, 'destCurrency', asOptions(model.destCurrencies))}
 ${textField(model, 'dest')}
-<button type="button" id="get-quote" class="secondary">Show price</button>
+<button type="button" id="get-quote" class="secondary">${M.showPrice}</button>
 </fieldset>`;
 }
 
@@ -158,22 +191,25 @@ ${textField(model, 'dest')}
  */
 function cardFields(): SafeHtml {
   return html`<fieldset id="card-fields">
-<legend>Debit card</legend>
+<legend>${M.cardLegend}</legend>
 <div class="field">
-<label for="f-card-number">Card number</label>
+<label for="f-card-number">${M.cardNumber}</label>
+<div class="with-badge">
 <input id="f-card-number" type="text" inputmode="numeric" autocomplete="cc-number" required
- maxlength="23" aria-describedby="f-card-number-error">
+ maxlength="23" aria-describedby="f-card-number-brand f-card-number-error">
+<span class="badge" id="f-card-number-brand" aria-live="polite">${M.cardBrandNone}</span>
+</div>
 ${errorSlot('f-card-number')}
 </div>
 <div class="row">
 <div class="field">
-<label for="f-card-expiry">Expiry (MM/YYYY)</label>
-<input id="f-card-expiry" type="text" inputmode="numeric" autocomplete="cc-exp" placeholder="MM/YYYY" required
- maxlength="7" aria-describedby="f-card-expiry-error">
+<label for="f-card-expiry">${M.expiry}</label>
+<input id="f-card-expiry" type="text" inputmode="numeric" autocomplete="cc-exp" placeholder="MM/YY" required
+ maxlength="9" aria-describedby="f-card-expiry-error">
 ${errorSlot('f-card-expiry')}
 </div>
 <div class="field">
-<label for="f-card-cvv">CVV (3 digits)</label>
+<label for="f-card-cvv">${M.cvv}</label>
 <input id="f-card-cvv" type="text" inputmode="numeric" autocomplete="cc-csc" required maxlength="3"
  aria-describedby="f-card-cvv-error">
 ${errorSlot('f-card-cvv')}
@@ -184,7 +220,7 @@ ${errorSlot('f-card-cvv')}
 
 function billingFields(model: FormModel): SafeHtml {
   return html`<fieldset id="billing-fields">
-<legend>Billing details</legend>
+<legend>${M.billingLegend}</legend>
 <div class="row">${textField(model, 'firstName')}${textField(model, 'lastName')}</div>
 ${textField(model, 'email')}
 ${textField(model, 'phone')}
@@ -197,58 +233,94 @@ ${selectField(model, 'country', COUNTRY_OPTIONS)}
 
 function codesSection(): SafeHtml {
   return html`<section id="codes" aria-labelledby="codes-heading" hidden>
-<h2 id="codes-heading" tabindex="-1">Confirm it is you</h2>
+<h2 id="codes-heading" tabindex="-1">${M.codesHeading}</h2>
 <form id="codes-form" method="post" action="${ASSET_PATHS.noScript}" novalidate>
 <div class="field" id="sms-field" hidden>
-<label for="f-sms">Code sent to your phone by SMS (6 digits)</label>
+<label for="f-sms">${M.smsCode}</label>
 <input id="f-sms" type="text" inputmode="numeric" autocomplete="one-time-code" maxlength="6"
  aria-describedby="f-sms-error">
 ${errorSlot('f-sms')}
 </div>
 <div class="field" id="card2fa-field" hidden>
-<label for="f-card2fa">Code on your card statement (6 digits)</label>
+<label for="f-card2fa">${M.card2faCode}</label>
 <input id="f-card2fa" type="text" inputmode="numeric" autocomplete="off" maxlength="6"
  aria-describedby="f-card2fa-error">
 ${errorSlot('f-card2fa')}
 </div>
-<button type="submit" id="submit-codes">Confirm</button>
+<button type="submit" id="submit-codes">${M.confirm}</button>
 </form>
 </section>`;
 }
 
+const S = messages.checkoutScript;
+const STEPS = [S.stepCheck, S.stepConfirm, S.stepSend, S.stepDone];
+
+/** The order's way through, as steps and a bar; the script marks the current one. */
 function progressSection(hidden: boolean): SafeHtml {
   return html`<section id="progress" aria-labelledby="progress-heading"${hidden ? html` hidden` : ''}>
-<h2 id="progress-heading" tabindex="-1">Your purchase</h2>
-<p id="progress-status" role="status" aria-live="polite">${hidden ? '' : 'Checking your order…'}</p>
+<h2 id="progress-heading" tabindex="-1">${M.progressHeading}</h2>
+<progress id="progress-bar" max="${STEPS.length}" value="1" aria-labelledby="progress-step"></progress>
+<p id="progress-step" class="hint">${fill(S.stepOf, { step: 1, total: STEPS.length, name: STEPS[0]! })}</p>
+<ol id="steps">${STEPS.map((name, index) => html`<li data-step="${index + 1}"${index === 0 ? html` aria-current="step"` : ''}>${name}</li>`)}</ol>
+<p id="progress-status" role="status" aria-live="polite">${hidden ? '' : S.checking}</p>
 <p id="progress-detail"></p>
 </section>`;
 }
 
+/** The receipt the script fills in once the order is complete. */
+function receiptSection(): SafeHtml {
+  return html`<section id="receipt" aria-labelledby="receipt-heading" hidden>
+<h2 id="receipt-heading" tabindex="-1">${M.receiptHeading}</h2>
+<dl id="receipt-list">
+${row('r-order', M.orderId, '')}
+${row('r-paid', M.paid, '')}
+${row('r-fees', M.fees, '')}
+${row('r-received', M.received, '')}
+${row('r-dest', M.destination, '')}
+<div id="r-tx-row" hidden><dt>${M.transaction}</dt><dd id="r-tx"></dd></div>
+</dl>
+</section>`;
+}
+
+/** Where the buyer goes on from an ended order: the partner's page, when it gave one. */
+function nextSection(): SafeHtml {
+  return html`<p id="next" hidden><a id="back" class="button" href="#"></a></p>`;
+}
+
 const ERRORS = html`<div id="errors" role="alert" tabindex="-1" hidden></div>`;
+const NO_SCRIPT = html`<noscript><p class="error">${messages.common.jsNeeded}</p></noscript>`;
 
 export function checkoutPageHtml(model: FormModel): string {
   const view = model.reservation.view;
+  const quote = model.quote;
+  const payLabel = quote
+    ? fill(M.payAmount, { amount: moneyText(quote.sourceAmount, quote.sourceCurrency) })
+    : M.pay;
   return layout(
-    'Checkout',
+    pageTitle(model.branding),
+    model.branding,
     html`<main id="checkout" data-mode="form" data-reservation="${view.reservation}"
  data-account-id="${model.accountId}" data-expires-in-ms="${model.expiresInMs}"
- data-quote-locked="${model.quote ? 'true' : 'false'}"
- data-amount="${model.quote ? model.quote.sourceAmount.toFixed() : ''}"
- data-source-currency="${model.quote?.sourceCurrency ?? ''}" data-dest-currency="${model.quote?.destCurrency ?? ''}"
- data-dest="${view.dest ?? ''}" data-reference-id="${view.referenceId ?? ''}">
-<h1 id="title" tabindex="-1">Checkout</h1>
+ data-quote-locked="${quote ? 'true' : 'false'}"
+ data-amount="${quote ? quote.sourceAmount.toFixed() : ''}"
+ data-source-currency="${quote?.sourceCurrency ?? ''}" data-dest-currency="${quote?.destCurrency ?? ''}"
+ data-dest="${view.dest ?? ''}" data-reference-id="${view.referenceId ?? ''}"
+ data-partner="${partnerLabel(model.branding)}" data-failure-url="${model.redirects.failure ?? ''}">
+<h1 id="title" tabindex="-1">${pageTitle(model.branding)}</h1>
 ${ERRORS}
 ${summary(model)}
-<noscript><p class="error">This checkout needs JavaScript turned on.</p></noscript>
+${NO_SCRIPT}
 <form id="checkout-form" method="post" action="${ASSET_PATHS.noScript}" novalidate>
 ${amountFields(model)}
 ${cardFields()}
 ${billingFields(model)}
-<button type="submit" id="pay">${model.quote ? `Pay ${money(displayAmount(model.quote.sourceAmount, model.quote.sourceCurrency), model.quote.sourceCurrency)}` : 'Pay'}</button>
+<button type="submit" id="pay">${payLabel}</button>
 </form>
-${model.redirects.failure ? html`<p id="cancel"><a href="${model.redirects.failure}">Cancel and return to the merchant</a></p>` : ''}
+${model.redirects.failure ? html`<p id="cancel"><a href="${model.redirects.failure}">${fill(M.cancel, { partner: partnerLabel(model.branding) })}</a></p>` : ''}
 ${codesSection()}
 ${progressSection(true)}
+${receiptSection()}
+${nextSection()}
 </main>`,
   );
 }
@@ -256,37 +328,69 @@ ${progressSection(true)}
 /** Back from 3-D Secure: the page follows the order until it ends. */
 export function progressPageHtml(model: ProgressModel): string {
   return layout(
-    'Checkout',
+    pageTitle(model.branding),
+    model.branding,
     html`<main id="checkout" data-mode="progress" data-reservation="${model.reservation}"
- data-account-id="${model.accountId}" data-order-id="${model.orderId}" data-order-token="${model.orderToken}">
-<h1 id="title" tabindex="-1">Checkout</h1>
+ data-account-id="${model.accountId}" data-order-id="${model.orderId}" data-order-token="${model.orderToken}"
+ data-partner="${partnerLabel(model.branding)}">
+<h1 id="title" tabindex="-1">${pageTitle(model.branding)}</h1>
 ${ERRORS}
-<noscript><p class="error">This checkout needs JavaScript turned on.</p></noscript>
+${NO_SCRIPT}
 ${codesSection()}
 ${progressSection(false)}
+${receiptSection()}
+${nextSection()}
 </main>`,
   );
 }
 
-export function checkoutErrorHtml(status: number, message: string): string {
-  const title =
-    status === 410
-      ? 'Checkout link no longer valid'
-      : status === 404
-        ? 'Checkout link not valid'
-        : status >= 500
-          ? 'Something went wrong'
-          : 'Checkout link not valid';
+/** A link that cannot be used (expired, used, spent by declines), with the way back to the partner. */
+export function endedPageHtml(model: EndedModel): string {
+  const E = M.ended;
+  const partner = partnerLabel(model.branding);
+  const [title, text] =
+    model.reason === 'expired'
+      ? [E.expiredTitle, E.expired]
+      : model.reason === 'spent'
+        ? [E.spentTitle, E.spent]
+        : [E.usedTitle, E.used];
+  const where = model.returnUrl ? partner : E.siteYouCameFrom;
   return layout(
     title,
-    html`<main id="checkout"><h1>${title}</h1><p id="error-message">${message}</p></main>`,
+    model.branding,
+    html`<main id="checkout" data-ended="${model.reason}">
+<h1>${title}</h1>
+<p id="error-message">${fill(text, { partner: where })}</p>
+${model.returnUrl ? html`<p id="next"><a id="back" class="button" href="${model.returnUrl}">${fill(E.startAgain, { partner })}</a></p>` : ''}
+</main>`,
+  );
+}
+
+export type CheckoutErrorKind = 'invalid' | 'unknownOrder' | 'altered' | 'incomplete' | 'serverError';
+
+export function checkoutErrorHtml(kind: CheckoutErrorKind, reference?: string): string {
+  const E = M.ended;
+  const pages: Record<CheckoutErrorKind, [string, string]> = {
+    invalid: [E.invalidTitle, E.invalid],
+    unknownOrder: [E.unknownOrderTitle, E.unknownOrder],
+    altered: [E.alteredTitle, E.altered],
+    incomplete: [E.incompleteTitle, E.incomplete],
+    serverError: [E.serverErrorTitle, fill(messages.common.serverError, { reference: reference ?? '' })],
+  };
+  const [title, text] = pages[kind];
+  return layout(
+    title,
+    null,
+    html`<main id="checkout"><h1>${title}</h1><p id="error-message">${text}</p></main>`,
   );
 }
 
 export function noScriptHtml(): string {
+  const E = M.ended;
   return layout(
-    'Checkout needs JavaScript',
-    html`<main id="checkout"><h1>Checkout needs JavaScript</h1>
-<p id="error-message">Nothing was charged. Please turn JavaScript on, go back and try again.</p></main>`,
+    E.noScriptTitle,
+    null,
+    html`<main id="checkout"><h1>${E.noScriptTitle}</h1>
+<p id="error-message">${E.noScript}</p></main>`,
   );
 }

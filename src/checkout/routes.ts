@@ -1,11 +1,19 @@
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
 import { ApiError, notFound } from '../platform/errors.ts';
 import { errorResponses } from '../platform/http/openapi.ts';
 import { newExceptionId } from '../platform/ids.ts';
 import type { WalletOrdersDeps } from '../wallet-orders/deps.ts';
 import { ProcessBody, parseProcessBody } from '../wallet-orders/schemas.ts';
-import { ASSETS } from './assets.ts';
-import { checkoutErrorHtml, checkoutPageHtml, noScriptHtml, progressPageHtml } from './page.ts';
+import { ASSETS, themeCss } from './assets.ts';
+import {
+  type CheckoutErrorKind,
+  checkoutErrorHtml,
+  checkoutPageHtml,
+  endedPageHtml,
+  noScriptHtml,
+  progressPageHtml,
+} from './page.ts';
 import {
   AssetParams,
   CodesAnswer,
@@ -37,6 +45,14 @@ export const CHECKOUT_SECURITY_HEADERS = {
 
 const tags = ['Hosted checkout'];
 
+/** Which page a refusal of GET /purchase shows, by its errorCode. */
+function errorKind(errorCode: string): CheckoutErrorKind {
+  if (errorCode === 'checkout.unknownOrder') return 'unknownOrder';
+  if (errorCode === 'checkout.redirectMismatch') return 'altered';
+  if (errorCode === 'checkout.unknownReservation') return 'invalid';
+  return 'incomplete';
+}
+
 /**
  * The hosted checkout (API.md "Hosted pages"): GET /purchase for people, errors as HTML pages
  * (decision 11); the page's own JSON endpoints under /purchase/ answer the envelope. None needs
@@ -48,16 +64,16 @@ export const checkoutRoutes: FastifyPluginAsync<{ ctx: WalletOrdersDeps }> = asy
 
   const htmlErrors = (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof ApiError && error.status < 500) {
-      return sendPage(reply, error.status, checkoutErrorHtml(error.status, error.message));
+      return sendPage(reply, error.status, checkoutErrorHtml(errorKind(error.errorCode)));
     }
     const status = typeof error.statusCode === 'number' && error.statusCode < 500 ? error.statusCode : 500;
     const reference = newExceptionId(ctx.exceptionIdPrefix);
     if (status >= 500) request.log.error({ err: error, exceptionId: reference }, 'checkout page failed');
-    const message =
-      status >= 500
-        ? `Something went wrong on our side. Please try again later. Reference: ${reference}.`
-        : 'This checkout link is not complete. Please return to the site you came from.';
-    return sendPage(reply, status, checkoutErrorHtml(status, message));
+    return sendPage(
+      reply,
+      status,
+      checkoutErrorHtml(status >= 500 ? 'serverError' : 'incomplete', reference),
+    );
   };
 
   app.get<{ Querystring: PageQuery }>(
@@ -65,6 +81,7 @@ export const checkoutRoutes: FastifyPluginAsync<{ ctx: WalletOrdersDeps }> = asy
     { errorHandler: htmlErrors, schema: { hide: true, querystring: PageQuery } },
     async (request, reply) => {
       const model = await openCheckout(ctx, request.query);
+      if (model.kind === 'ended') return sendPage(reply, 410, endedPageHtml(model));
       return sendPage(reply, 200, model.kind === 'form' ? checkoutPageHtml(model) : progressPageHtml(model));
     },
   );
@@ -80,6 +97,22 @@ export const checkoutRoutes: FastifyPluginAsync<{ ctx: WalletOrdersDeps }> = asy
         .type(asset.type)
         .send(asset.body);
     },
+  );
+
+  // The partner's accent colour; the name is the colour, so nothing is read to serve it.
+  app.get<{ Params: { name: string } }>(
+    '/purchase/themes/:name',
+    {
+      schema: { hide: true, params: Type.Object({ name: Type.String({ pattern: '^[0-9a-f]{6}\\.css$' }) }) },
+    },
+    async (request, reply) =>
+      reply
+        .headers({
+          'x-content-type-options': 'nosniff',
+          'cache-control': 'public, max-age=31536000, immutable',
+        })
+        .type('text/css; charset=utf-8')
+        .send(themeCss(request.params.name.slice(0, 6))),
   );
 
   // A form submitted without our script lands here; the card inputs have no name, so nothing of

@@ -55,6 +55,13 @@ export const QuoteAnswer = Type.Object({
   destAmount: Type.String(),
   exchangeRate: Type.String(),
   fees: Type.Record(Type.String(), Type.String()),
+  display: Type.Object({
+    destAmount: Type.String(),
+    rate: Type.String(),
+    lines: Type.Array(Type.Object({ key: Type.String(), text: Type.String() })),
+    networkFeeNative: Type.Union([Type.String(), Type.Null()]),
+    total: Type.String({ description: 'The charge; the lines add up to it exactly' }),
+  }),
 });
 
 export const OrderParams = Type.Object({ orderId: Text(64) });
@@ -86,6 +93,21 @@ export const Progress = Type.Object({
     }),
   ]),
   redirectTo: Type.Union([Type.String(), Type.Null()]),
+  returnUrl: Type.Union([Type.String(), Type.Null()], {
+    description: 'The partner page the ended order’s “Back to” button goes to',
+  }),
+  receipt: Type.Union([
+    Type.Null(),
+    Type.Object({
+      orderId: Type.String(),
+      paid: Type.String(),
+      fees: Type.String(),
+      received: Type.String(),
+      dest: Type.String(),
+      transactionHash: Type.Union([Type.String(), Type.Null()]),
+      explorerUrl: Type.Union([Type.String(), Type.Null()]),
+    }),
+  ]),
 });
 
 const Code = Type.String({ pattern: '^\\d{6}$', description: '6 digits' });

@@ -3,6 +3,7 @@ import { ApiError, fieldRequired } from '../platform/errors.ts';
 import { type Money, parsePositiveAmount } from '../platform/money.ts';
 import type { Quote } from '../pricing/quote.ts';
 import { feeScheduleView, quote } from '../pricing/service.ts';
+import { trackTransfer } from '../transfers/service.ts';
 import type { WalletOrdersDeps } from '../wallet-orders/deps.ts';
 import {
   authorizationState,
@@ -13,9 +14,12 @@ import {
   type WalletOrderRequest,
   type WalletOrderView,
 } from '../wallet-orders/service.ts';
+import { fill, messages } from '../web/messages/index.ts';
 import { chargeCountingAttempts, spentByDeclines } from './attempts.ts';
+import { type Branding, brandingOf } from './branding.ts';
 import { checkoutErrors } from './errors.ts';
-import { displayAmount, type FieldName, lockedFieldsOf } from './fields.ts';
+import { type FieldName, lockedFieldsOf } from './fields.ts';
+import { displayAmount, feeBreakdown, feeLineText, moneyText } from './format.ts';
 import { orderToken, orderTokenValid } from './order-token.ts';
 import {
   failureRedirect,
@@ -47,6 +51,15 @@ export interface FormModel {
   redirects: RedirectTargets;
   sourceCurrencies: string[];
   destCurrencies: string[];
+  branding: Branding;
+}
+
+/** A link that can no longer be used, with the partner's page to go back to. */
+export interface EndedModel {
+  kind: 'ended';
+  reason: 'expired' | 'used' | 'spent';
+  branding: Branding;
+  returnUrl: string | null;
 }
 
 export interface ProgressModel {
@@ -55,6 +68,7 @@ export interface ProgressModel {
   accountId: string;
   orderId: string;
   orderToken: string;
+  branding: Branding;
 }
 
 /** The reservation behind a link, refused for people: unknown, someone else's, used or expired. */
@@ -74,9 +88,10 @@ function redirectsOf(found: CheckoutReservation, link?: Partial<CheckoutLink>): 
 export async function openCheckout(
   ctx: WalletOrdersDeps,
   link: CheckoutLink,
-): Promise<FormModel | ProgressModel> {
+): Promise<FormModel | ProgressModel | EndedModel> {
   const found = await linkedReservation(ctx, link.accountId, link.reservation);
   const redirects = redirectsOf(found, link);
+  const branding = await brandingOf(ctx.db, found.partnerId);
   if (link.order !== undefined || link.orderToken !== undefined) {
     const valid =
       link.order !== undefined &&
@@ -89,13 +104,16 @@ export async function openCheckout(
       accountId: link.accountId,
       orderId: link.order!,
       orderToken: link.orderToken!,
+      branding,
     };
   }
+  // A dead end still shows the way back: the partner's failure page, else its success page.
+  const returnUrl = redirects.failure ?? redirects.success;
   if (found.used) {
     const spent = await spentByDeclines(ctx, found.view.reservation);
-    throw spent ? checkoutErrors.spentByDeclines() : checkoutErrors.used();
+    return { kind: 'ended', reason: spent ? 'spent' : 'used', branding, returnUrl };
   }
-  if (found.expired) throw checkoutErrors.expired();
+  if (found.expired) return { kind: 'ended', reason: 'expired', branding, returnUrl };
   const schedule = await feeScheduleView(ctx);
   const method = found.view.paymentMethod ?? 'debit-card';
   return {
@@ -108,6 +126,7 @@ export async function openCheckout(
     redirects,
     sourceCurrencies: Object.keys(schedule.methods[method] ?? {}),
     destCurrencies: Object.keys(schedule.networkFees),
+    branding,
   };
 }
 
@@ -204,12 +223,13 @@ export interface NextStep {
   threeDsPath: string | null;
 }
 
-/** GET /purchase/orders/{id}: progress for the page, with where to go once the order ends. */
+/** GET /purchase/orders/{id}: progress for the page, with the receipt and the way back once it ends. */
 export async function orderProgress(ctx: WalletOrdersDeps, call: OrderCall) {
   const found = await pageOrder(ctx, call);
   const order = await readWalletOrder(ctx, call.orderId);
   const targets = redirectsOf(found);
   const next = order.status === 'RUNNING_CHECKS' ? await nextStep(ctx, call) : null;
+  const redirectTo = redirectFor(order, targets, call.accountId);
   return {
     orderId: order.id,
     status: order.status,
@@ -220,7 +240,39 @@ export async function orderProgress(ctx: WalletOrdersDeps, call: OrderCall) {
         : toMoney(order.destAmount).toFixed(),
     destCurrency: (order.destCurrency as string | null | undefined) ?? null,
     next,
-    redirectTo: redirectFor(order, targets, call.accountId),
+    redirectTo,
+    returnUrl: order.status === 'COMPLETE' || order.status === 'FAILED' ? redirectTo : null,
+    receipt: order.status === 'COMPLETE' ? await receiptOf(ctx, order) : null,
+  };
+}
+
+/**
+ * What the buyer keeps of a completed order: its id, what was paid and received at display
+ * precision, the wallet, and the chain transaction with its explorer page when both are known.
+ */
+async function receiptOf(ctx: WalletOrdersDeps, order: WalletOrderView) {
+  const sourceCurrency = String(order.sourceCurrency);
+  const destCurrency = String(order.destCurrency);
+  const transferId = (order.transferId as string | null | undefined) ?? null;
+  const hash = transferId
+    ? await trackTransfer(ctx.db, transferId).then(
+        (tracked) => tracked.blockchainNetworkTx,
+        () => null,
+      )
+    : null;
+  const dest = String(order.dest);
+  const network = dest.includes(':') ? dest.slice(0, dest.indexOf(':')).toLowerCase() : '';
+  const template = Object.hasOwn(ctx.config.explorerTxUrls, network)
+    ? ctx.config.explorerTxUrls[network]
+    : undefined;
+  return {
+    orderId: order.id,
+    paid: moneyText(toMoney(order.sourceAmount), sourceCurrency),
+    fees: moneyText(feesOf(order), sourceCurrency),
+    received: moneyText(toMoney(order.destAmount), destCurrency),
+    dest: dest.includes(':') ? dest.slice(dest.indexOf(':') + 1) : dest,
+    transactionHash: hash,
+    explorerUrl: hash && template ? template.replace('{hash}', encodeURIComponent(hash)) : null,
   };
 }
 
@@ -296,17 +348,40 @@ export async function submitCodes(ctx: WalletOrdersDeps, call: CodesCall) {
   });
 }
 
-/** A quote with every amount as exact decimal text (cents written out), for the page's script. */
+/**
+ * A quote for the page's script: every amount as exact decimal text (what the order must repeat),
+ * and what the page shows: amounts at display precision and the fee breakdown that adds up to
+ * the charge (format.ts).
+ */
 export function quoteText(quote: Quote) {
-  const text = (map: Record<string, Money>) =>
-    Object.fromEntries(Object.entries(map).map(([code, amount]) => [code, displayAmount(amount, code)]));
+  const exact = (map: Record<string, Money>) =>
+    Object.fromEntries(Object.entries(map).map(([code, amount]) => [code, amount.toFixed()]));
+  const breakdown = feeBreakdown(quote);
   return {
     sourceCurrency: quote.sourceCurrency,
-    sourceAmount: displayAmount(quote.sourceAmount, quote.sourceCurrency),
-    sourceAmountWithoutFees: displayAmount(quote.sourceAmountWithoutFees, quote.sourceCurrency),
+    sourceAmount: quote.sourceAmount.toFixed(),
+    sourceAmountWithoutFees: quote.sourceAmountWithoutFees.toFixed(),
     destCurrency: quote.destCurrency,
-    destAmount: displayAmount(quote.destAmount, quote.destCurrency),
+    destAmount: quote.destAmount.toFixed(),
     exchangeRate: quote.exchangeRate.toFixed(),
-    fees: text(quote.fees),
+    fees: exact(quote.fees),
+    display: {
+      destAmount: moneyText(quote.destAmount, quote.destCurrency),
+      rate: fill(messages.checkout.rateText, {
+        source: quote.sourceCurrency,
+        rate: displayAmount(quote.exchangeRate, quote.destCurrency),
+        dest: quote.destCurrency,
+      }),
+      lines: breakdown.lines.map((line) => ({
+        key: line.key,
+        text: feeLineText(line.amount, breakdown.currency),
+      })),
+      networkFeeNative: breakdown.networkFeeNative
+        ? fill(messages.checkout.networkFeeNative, {
+            amount: moneyText(breakdown.networkFeeNative.amount, breakdown.networkFeeNative.currency),
+          })
+        : null,
+      total: feeLineText(breakdown.total, breakdown.currency),
+    },
   };
 }

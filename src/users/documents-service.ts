@@ -1,12 +1,13 @@
 import { checkedDocument } from '../documents/index.ts';
 import type { Scope } from '../identity/index.ts';
-import { withTransaction } from '../platform/db/pool.ts';
+import { sha256Hex } from '../platform/crypto.ts';
+import { type Tx, withTransaction } from '../platform/db/pool.ts';
 import { newId } from '../platform/ids.ts';
 import { actingUser } from './access.ts';
 import type { UsersDeps } from './deps.ts';
 import { userErrors } from './errors.ts';
 import { advanceScopes } from './scopes-service.ts';
-import { listScopes, saveUserFields } from './users-store.ts';
+import { listScopes, saveUserFields, type UserRow } from './users-store.ts';
 
 /** docs/contract.md, Users and KYC: which identity documents each uploadable field takes. */
 export const DOC_TYPES_BY_FIELD: Record<string, readonly string[]> = {
@@ -28,16 +29,35 @@ export interface UploadInput {
  * field SUBMITTED in one transaction. Nothing is written when any check fails.
  */
 export async function uploadDocument(ctx: UsersDeps, scope: Scope, input: UploadInput): Promise<void> {
-  const allowedDocTypes = DOC_TYPES_BY_FIELD[input.fieldId];
-  if (!Object.hasOwn(DOC_TYPES_BY_FIELD, input.fieldId) || !allowedDocTypes)
-    throw userErrors.notUploadable(input.fieldId);
+  checkUploadableField(input.fieldId);
   await actingUser(ctx.db, scope, input.userId);
+  await storeUserDocument(ctx, (tx) => actingUser(tx, scope, input.userId, true), input);
+}
+
+export function checkUploadableField(fieldId: string): readonly string[] {
+  const allowedDocTypes = DOC_TYPES_BY_FIELD[fieldId];
+  if (!Object.hasOwn(DOC_TYPES_BY_FIELD, fieldId) || !allowedDocTypes)
+    throw userErrors.notUploadable(fieldId);
+  return allowedDocTypes;
+}
+
+/**
+ * The document checks and the write, for a user already known to the caller: the API's
+ * masquerade, or the hosted onboarding page's signed link. `lockUser` reads the user row for
+ * update inside the transaction.
+ */
+export async function storeUserDocument(
+  ctx: UsersDeps,
+  lockUser: (tx: Tx) => Promise<UserRow>,
+  input: Omit<UploadInput, 'userId'>,
+): Promise<void> {
+  const allowedDocTypes = checkUploadableField(input.fieldId);
   if (!allowedDocTypes.includes(input.docType)) {
     throw userErrors.docTypeNotAllowed(input.fieldId, input.docType, allowedDocTypes);
   }
   const { bytes, mediaType: detected, sha256 } = await checkedDocument(input.contentType, input.body);
   await withTransaction(ctx.db, async (tx) => {
-    const user = await actingUser(tx, scope, input.userId, true);
+    const user = await lockUser(tx);
     const scopes = await listScopes(tx, user.partner_id, user.id);
     if (scopes.some((row) => row.status === 'CLOSED')) throw userErrors.userClosed();
     const now = ctx.clock.now();

@@ -1,8 +1,9 @@
 import type { Scope } from '../identity/index.ts';
-import { withTransaction } from '../platform/db/pool.ts';
+import { type Tx, withTransaction } from '../platform/db/pool.ts';
 import { ApiError } from '../platform/errors.ts';
 import { actingUser } from './access.ts';
 import type { UsersDeps } from './deps.ts';
+import { checkUploadableField, DOC_TYPES_BY_FIELD, storeUserDocument } from './documents-service.ts';
 import { userErrors } from './errors.ts';
 import { FIELD_IDS, type FieldId } from './fields.ts';
 import { ONBOARDING_LINK_TTL_MS, signOnboardingToken, verifyOnboardingToken } from './onboarding-link.ts';
@@ -15,7 +16,8 @@ import {
   type UserFacts,
 } from './scope-rules.ts';
 import { advanceScopes, factsOf } from './scopes-service.ts';
-import { findUser, listScopes, type ScopeRow, setOnboardingStatus } from './users-store.ts';
+import { applyFields } from './users-service.ts';
+import { findUser, listScopes, type ScopeRow, saveUserFields, setOnboardingStatus } from './users-store.ts';
 
 export interface OnboardingLink {
   userId: string;
@@ -82,6 +84,13 @@ export interface OnboardingPageModel {
   requirements: { fieldId: FieldId; status: 'OPEN' | 'SUBMITTED'; error: string | null }[];
   /** What each scope still needs. */
   scopes: ScopeNeeds[];
+  /** The identity documents the page takes, each with the document types it accepts. */
+  documents: {
+    fieldId: FieldId;
+    docTypes: readonly string[];
+    status: 'OPEN' | 'SUBMITTED';
+    error: string | null;
+  }[];
 }
 
 async function userFromToken(ctx: UsersDeps, token: string) {
@@ -137,6 +146,12 @@ export async function onboardingPage(ctx: UsersDeps, token: string): Promise<Onb
       error: user.fields[fieldId]?.error ?? null,
     })),
     scopes,
+    documents: FIELD_IDS.filter((id) => Object.hasOwn(DOC_TYPES_BY_FIELD, id)).map((fieldId) => ({
+      fieldId,
+      docTypes: DOC_TYPES_BY_FIELD[fieldId]!,
+      status: user.fields[fieldId]?.status ?? 'OPEN',
+      error: user.fields[fieldId]?.error ?? null,
+    })),
   };
 }
 
@@ -165,4 +180,44 @@ export async function submitOnboarding(ctx: UsersDeps, token: string): Promise<O
     );
     return next;
   });
+}
+
+/** The link's user, locked for update, refused when unknown (as an invalid link) or closed. */
+async function lockedLinkUser(tx: Tx, claims: { partnerId: string; userId: string }) {
+  const user = await findUser(tx, claims.partnerId, claims.userId, true);
+  if (!user) throw onboardingErrors.invalidLink();
+  return user;
+}
+
+/**
+ * The hosted page's details form: the fields the user still has OPEN, checked exactly as
+ * POST /v3/users/{id} checks them (users-service applyFields: same validators, same locks), all
+ * or nothing, and the scopes moved on as that call moves them.
+ */
+export async function submitOnboardingFields(
+  ctx: UsersDeps,
+  token: string,
+  inputs: Record<string, unknown>,
+): Promise<void> {
+  const claims = await userFromToken(ctx, token);
+  await withTransaction(ctx.db, async (tx) => {
+    const user = await lockedLinkUser(tx, claims);
+    const scopes = await listScopes(tx, user.partner_id, user.id);
+    if (scopes.some((row) => row.status === 'CLOSED')) throw userErrors.userClosed();
+    const nowMs = ctx.clock.nowMs();
+    const fields = applyFields(user.fields, inputs, scopes, nowMs);
+    await saveUserFields(tx, user.partner_id, user.id, fields, nowMs);
+    await advanceScopes(ctx, tx, { ...user, fields }, 'user.updated');
+  });
+}
+
+/** The hosted page's document upload: the checks and write of POST /v3/users/{id}/{fieldId}. */
+export async function uploadOnboardingDocument(
+  ctx: UsersDeps,
+  token: string,
+  input: { fieldId: string; docType: string; contentType: string | undefined; body: unknown },
+): Promise<void> {
+  checkUploadableField(input.fieldId);
+  const claims = await userFromToken(ctx, token);
+  await storeUserDocument(ctx, (tx) => lockedLinkUser(tx, claims), input);
 }

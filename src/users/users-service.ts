@@ -60,7 +60,7 @@ export function parseScopesQuery(raw: string | undefined): ScopeName[] | undefin
  * Validates every submitted field before applying any, so a call applies all or nothing. Fields
  * an active review or approval depends on are locked; a returned field becomes SUBMITTED again.
  */
-function applyFields(
+export function applyFields(
   current: Record<string, StoredField>,
   inputs: Record<string, unknown>,
   scopes: ScopeRow[],

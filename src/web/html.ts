@@ -35,18 +35,36 @@ export function html(strings: TemplateStringsArray, ...values: Interpolation[]):
   return new SafeHtml(out);
 }
 
+/** A catalogue text with markup in its `{name}` places; the text around them is escaped. */
+export function fillHtml(template: string, values: Record<string, SafeHtml>): SafeHtml {
+  const parts = template.split(/\{(\w+)\}/);
+  let out = '';
+  parts.forEach((part, index) => {
+    if (index % 2 === 0) out += escapeHtml(part);
+    else out += Object.hasOwn(values, part) ? values[part]!.value : escapeHtml(`{${part}}`);
+  });
+  return new SafeHtml(out);
+}
+
 /**
- * No script runs on these pages and nothing loads from elsewhere: a value that slipped past
- * escaping still could not execute. Forms post only back to us.
+ * The hosted pages other than the checkout run only our own script and stylesheet and load
+ * nothing from elsewhere: a value that slipped past escaping still could not execute. Forms post
+ * only back to us; the page's script calls only our endpoints.
  */
 export const PAGE_SECURITY_HEADERS = {
   'content-security-policy':
-    "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+    "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; " +
+    "form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  'x-frame-options': 'DENY',
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
   'cache-control': 'no-store',
 };
 
+/**
+ * A plain hosted page with no script (the sandbox issuer's 3-D Secure page): the hosted pages'
+ * stylesheet, nothing inline, so it runs under PAGE_SECURITY_HEADERS.
+ */
 export function page(title: string, body: SafeHtml): string {
   return html`<!doctype html>
 <html lang="en">
@@ -54,11 +72,8 @@ export function page(title: string, body: SafeHtml): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title}</title>
-<style>
-body { font-family: system-ui, sans-serif; max-width: 40rem; margin: 2rem auto; padding: 0 1rem; color: #1d2433; }
-li { margin: .3rem 0; } .status { font-weight: 600; } .error { color: #a4161a; }
-button { font-size: 1rem; padding: .6rem 1.2rem; }
-</style>
+<link rel="stylesheet" href="/purchase/assets/checkout.css">
+<link rel="icon" href="/purchase/assets/icon.svg" type="image/svg+xml">
 </head>
 <body>
 <main>

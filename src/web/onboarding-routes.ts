@@ -2,7 +2,13 @@ import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } f
 import { ApiError } from '../platform/errors.ts';
 import { newExceptionId } from '../platform/ids.ts';
 import type { UsersDeps } from '../users/deps.ts';
-import { onboardingPage, submitOnboarding } from '../users/onboarding-service.ts';
+import { ACCEPTED_MEDIA_TYPES, MAX_DOCUMENT_BYTES } from '../documents/index.ts';
+import {
+  onboardingPage,
+  submitOnboarding,
+  submitOnboardingFields,
+  uploadOnboardingDocument,
+} from '../users/onboarding-service.ts';
 import { PAGE_SECURITY_HEADERS } from './html.ts';
 import { errorPageHtml, onboardingPageHtml } from './onboarding-page.ts';
 
@@ -63,6 +69,60 @@ export const onboardingWebRoutes: FastifyPluginAsync<{ ctx: UsersDeps }> = async
       await submitOnboarding(ctx, request.params.token);
       const model = await onboardingPage(ctx, request.params.token);
       return sendPage(reply, 200, onboardingPageHtml(model, request.params.token));
+    },
+  );
+
+  // The page's script posts the details form here; refusals answer the envelope, naming the field.
+  app.post<{ Params: { token: string }; Body: { fields: Record<string, unknown> } }>(
+    '/onboarding/:token/fields',
+    {
+      bodyLimit: 16 * 1024,
+      schema: {
+        hide: true,
+        params: TokenParams,
+        body: {
+          type: 'object',
+          properties: { fields: { type: 'object', maxProperties: 16 } },
+          required: ['fields'],
+          additionalProperties: false,
+        },
+      },
+    },
+    async (request, reply) => {
+      await submitOnboardingFields(ctx, request.params.token, request.body.fields);
+      return reply.code(204).send();
+    },
+  );
+
+  // One document, the file itself as the body with its own Content-Type (as the API takes it).
+  app.post<{ Params: { token: string; fieldId: string }; Querystring: { docType: string } }>(
+    '/onboarding/:token/documents/:fieldId',
+    {
+      bodyLimit: MAX_DOCUMENT_BYTES,
+      config: { rawBodyTypes: [...ACCEPTED_MEDIA_TYPES, 'image/jpg'] },
+      schema: {
+        hide: true,
+        params: {
+          type: 'object',
+          properties: { ...TokenParams.properties, fieldId: { type: 'string', maxLength: 64 } },
+          required: ['token', 'fieldId'],
+        },
+        querystring: {
+          type: 'object',
+          properties: { docType: { type: 'string', minLength: 1, maxLength: 32 } },
+          required: ['docType'],
+          additionalProperties: false,
+        },
+      },
+    },
+    async (request, reply) => {
+      await uploadOnboardingDocument(ctx, request.params.token, {
+        fieldId: request.params.fieldId,
+        docType: request.query.docType,
+        contentType: request.headers['content-type'],
+        body: request.body,
+      });
+      return reply.code(204).send();
     },
   );
 };

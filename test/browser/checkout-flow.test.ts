@@ -5,17 +5,19 @@ import { findReservationById } from '../../src/orders/store.ts';
 import { JobRunner } from '../../src/platform/jobs/runner.ts';
 import { Money } from '../../src/platform/money.ts';
 import { registerWalletOrderJobs } from '../../src/wallet-orders/worker.ts';
-import { checkoutBody, checkoutLink, expectCardsNowhere } from '../checkout/support.ts';
+import { advanceClock, checkoutBody, checkoutLink, expectCardsNowhere } from '../checkout/support.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createPartner, type PartnerCredentials, signedFetch } from '../helpers/partner.ts';
-import { launchChromium, PHONE } from './support.ts';
+import { solidPng } from './images.ts';
+import { expectAccessible, focusedId, launchChromium, SCREENS, screenshot, tabTo } from './support.ts';
 
 /**
- * Whole purchases through the hosted checkout in a real headless Chromium, against the real
- * order service, sandbox card processor, limits and sandbox chain, with a real job runner moving
- * orders: success (on a phone, keyboard only), decline, SMS/CARD2FA codes, 3-D Secure both ways,
- * and a limit reached. The merchant's site is answered by the browser itself (route), so the
- * redirect and its query can be read without leaving the machine.
+ * Whole purchases through the hosted checkout in a real headless Chromium, at desktop and phone
+ * sizes, driven by the keyboard alone, against the real order service, sandbox card processor,
+ * limits and sandbox chain, with a real job runner moving orders: frictionless, SMS and card
+ * codes, 3-D Secure, a decline, an expired link. Every screen passes axe-core with no serious or
+ * critical violation and no CSP violation. The merchant's site is answered by the browser itself
+ * (route), so the way back can be followed without leaving the machine.
  */
 
 const CARDS = {
@@ -25,6 +27,7 @@ const CARDS = {
   threeDs: '4000000000003220',
 };
 const SANDBOX_CODE = '000000';
+const EXPLORER = 'https://explorer.example/tx/{hash}';
 
 let t: TestApp;
 let partner: PartnerCredentials;
@@ -33,8 +36,20 @@ let jobs: JobRunner;
 let addressCounter = 0;
 
 beforeAll(async () => {
-  t = await startTestApp({ env: { RAMPART_SANDBOX_CHAIN_DELAY_MS: '0' } });
+  t = await startTestApp({
+    env: { RAMPART_SANDBOX_CHAIN_DELAY_MS: '0', RAMPART_EXPLORER_TX_URLS: `ethereum=${EXPLORER}` },
+  });
   partner = await createPartner(t);
+  const branded = await signedFetch(t, partner, {
+    method: 'POST',
+    path: '/v3/checkout/branding',
+    body: JSON.stringify({
+      name: 'Acme Wallet',
+      accentColor: '#5b21b6',
+      logo: solidPng(96, 32, [91, 33, 182]).toString('base64'),
+    }),
+  });
+  expect(branded.status, await branded.clone().text()).toBe(200);
   jobs = new JobRunner(t.ctx.db, t.app.log, 50);
   registerChainSettlers(jobs, t.ctx);
   registerWalletOrderJobs(jobs, t.ctx);
@@ -59,8 +74,8 @@ interface Session {
   problems: string[];
 }
 
-async function openSession(options: { phone?: boolean } = {}): Promise<Session> {
-  const context = await browser.newContext(options.phone ? PHONE : {});
+async function openSession(options: (typeof SCREENS)[number][1]): Promise<Session> {
+  const context = await browser.newContext(options);
   // The merchant's pages, answered inside the browser.
   await context.route('https://merchant.example/**', (route) =>
     route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>Merchant</title>' }),
@@ -68,73 +83,107 @@ async function openSession(options: { phone?: boolean } = {}): Promise<Session> 
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('pageerror', (error) => problems.push(error.message));
+  // A refusal's HTTP status is logged by the browser as a failed load; that is the page at work.
   page.on('console', (message) => {
-    if (message.type() === 'error' && /Content Security Policy/i.test(message.text()))
+    if (message.type() === 'error' && !/Failed to load resource/.test(message.text()))
       problems.push(message.text());
+  });
+  page.on('request', (request) => {
+    const url = request.url();
+    if (!url.startsWith(t.baseUrl) && !url.startsWith('https://merchant.example/'))
+      problems.push(`request to ${url}`);
   });
   return { context, page, problems };
 }
 
-async function fillCard(page: Page, number: string) {
-  await page.fill('#f-card-number', number);
-  await page.fill('#f-card-expiry', '12/2030');
-  await page.fill('#f-card-cvv', '123');
+/** Card details typed as a buyer types them, Tab from field to field: grouped as typed, MM/YY. */
+async function typeCard(page: Page, number: string) {
+  await tabTo(page, 'f-card-number');
+  await page.keyboard.type(number);
+  await page.keyboard.press('Tab');
+  await page.keyboard.type('1230');
+  await page.keyboard.press('Tab');
+  await page.keyboard.type('123');
+}
+
+async function payByKeyboard(page: Page) {
+  await tabTo(page, 'pay');
+  await page.keyboard.press('Enter');
 }
 
 async function readOrder(orderId: string) {
   const response = await signedFetch(t, partner, { path: `/v3/orders/${orderId}` });
   const text = await response.text();
   expect(response.status, text).toBe(200);
-  return JSON.parse(text) as Record<string, unknown>;
+  return { order: JSON.parse(text) as Record<string, unknown>, text };
 }
 
-/** An amount of GET /v3/orders/{id} exactly as written on the wire (a JS number could round it). */
-async function exactAmounts(orderId: string) {
-  const text = await (await signedFetch(t, partner, { path: `/v3/orders/${orderId}` })).text();
-  const field = (name: string) => new Money(new RegExp(`"${name}":([0-9.]+)`).exec(text)![1]!);
-  return {
-    sourceAmount: field('sourceAmount'),
-    purchaseAmount: field('purchaseAmount'),
-    destAmount: field('destAmount'),
-  };
+async function waitForStatus(page: Page, text: string) {
+  await page.waitForFunction(
+    (expected) => document.getElementById('progress-status')?.textContent === expected,
+    text,
+    { timeout: 30_000 },
+  );
 }
 
-function merchantQuery(page: Page) {
-  return Object.fromEntries(new URL(page.url()).searchParams);
-}
-
-describe('hosted checkout purchases in Chromium', () => {
-  it('completes on a phone screen with the keyboard alone and returns to the merchant with API.md’s values', async () => {
+describe.each(SCREENS)('hosted checkout on %s', (screen, options) => {
+  it('a frictionless purchase, keyboard only: branded page, grouped card, MM/YY, progress, receipt, back to the partner', async () => {
     const { url, reservation } = await checkoutLink(t, partner, purchase());
-    const { context, page, problems } = await openSession({ phone: true });
+    const { context, page, problems } = await openSession(options);
     try {
       await page.goto(url);
+      expect(await page.title()).toBe('Pay Acme Wallet');
+      expect(await page.textContent('#partner-name')).toBe('Acme Wallet');
+      expect(await page.getAttribute('.brand-logo', 'alt')).toBe('Acme Wallet logo');
+      expect(
+        await page.evaluate(() => getComputedStyle(document.getElementById('pay')!).backgroundColor),
+      ).toBe('rgb(91, 33, 182)');
+      // Amounts at display precision, the breakdown adding up to the charge shown.
+      expect(await page.textContent('#quote-dest-amount')).toMatch(/^0\.\d{1,8} ETH$/);
+      const parts = await Promise.all(
+        ['#bd-purchase', '#bd-processingFee', '#bd-networkFee'].map(
+          async (id) => new Money((await page.textContent(id))!.split(' ')[0]!),
+        ),
+      );
       const total = (await page.textContent('#quote-source-amount'))!;
-      // Keyboard only: Tab to each card field, type, Tab on to Pay and press Enter.
-      await tabTo(page, 'f-card-number');
-      await page.keyboard.type(CARDS.approve);
-      await page.keyboard.press('Tab');
-      await page.keyboard.type('12/2030');
-      await page.keyboard.press('Tab');
-      await page.keyboard.type('123');
-      await tabTo(page, 'pay');
+      expect(parts.reduce((a, b) => a.add(b)).toFixed(2)).toBe(total.replace(' USD', ''));
+      await expectAccessible(page, `${screen} form`);
+      await screenshot(page, `checkout-form-${screen}`);
+
+      await typeCard(page, CARDS.approve);
+      expect(await page.inputValue('#f-card-number')).toBe('4111 1111 1111 1111');
+      expect(await page.textContent('#f-card-number-brand')).toBe('Visa card');
+      expect(await page.inputValue('#f-card-expiry')).toBe('12/30');
+      if (screen === 'phone') await screenshot(page, 'checkout-card-phone');
+      await payByKeyboard(page);
+      await waitForStatus(page, 'Purchase complete.');
+      // The receipt: order id, amounts, wallet, transaction with its explorer page; focus on it.
+      expect(await focusedId(page)).toBe('progress-heading');
+      const orderId = (await page.textContent('#r-order'))!;
+      expect(orderId).toMatch(/^WO_/);
+      expect(await page.textContent('#r-paid')).toBe(total);
+      const { order, text } = await readOrder(orderId);
+      expect(order).toMatchObject({ status: 'COMPLETE', reservationId: reservation });
+      const exactDest = new Money(/"destAmount":([0-9.]+)/.exec(text)![1]!);
+      const received = new Money((await page.textContent('#r-received'))!.split(' ')[0]!);
+      expect(received.lte(exactDest) && exactDest.minus(received).lt('0.00000001')).toBe(true);
+      expect(await page.textContent('#r-dest')).toBe(String(order.dest).replace(/^ethereum:/, ''));
+      const hash = (await page.textContent('#r-tx .hash'))!;
+      expect(hash).toMatch(/^0x[0-9a-f]{64}$/);
+      expect(await page.getAttribute('#explorer-link', 'href')).toBe(EXPLORER.replace('{hash}', hash));
+      expect(await page.inputValue('#f-card-number')).toBe('');
+      expect(await page.textContent('#steps [aria-current="step"]')).toBe('Done');
+      expect(await page.isVisible('#expiry')).toBe(false);
+      await expectAccessible(page, `${screen} receipt`);
+      await page.locator('#receipt').scrollIntoViewIfNeeded();
+      await screenshot(page, `checkout-receipt-${screen}`);
+      // The way back: a button to the partner's page, with Wyre's values on it.
+      expect(await page.textContent('#back')).toBe('Back to Acme Wallet');
+      await tabTo(page, 'back');
       await page.keyboard.press('Enter');
-      await page.waitForURL(/^https:\/\/merchant\.example\/done/, { timeout: 30_000 });
-      const query = merchantQuery(page);
-      expect(query.session).toBe('42');
-      expect(query.accountId).toBe(partner.accountId);
-      const order = await readOrder(query.orderId!);
-      expect(order).toMatchObject({
-        status: 'COMPLETE',
-        reservationId: reservation,
-        transferId: query.transferId,
-      });
-      expect(query.transferId).toMatch(/^TF_/);
-      expect(query.dest).toBe(order.dest);
-      const exact = await exactAmounts(query.orderId!);
-      expect(new Money(query.destAmount!).eq(exact.destAmount)).toBe(true);
-      expect(new Money(total.replace(' USD', '')).eq(exact.sourceAmount)).toBe(true);
-      expect(new Money(query.fees!).eq(exact.sourceAmount.minus(exact.purchaseAmount))).toBe(true);
+      await page.waitForURL(/^https:\/\/merchant\.example\/done/);
+      const query = Object.fromEntries(new URL(page.url()).searchParams);
+      expect(query).toMatchObject({ orderId, session: '42', accountId: partner.accountId });
       expect(problems).toEqual([]);
     } finally {
       await context.close();
@@ -142,94 +191,145 @@ describe('hosted checkout purchases in Chromium', () => {
     await expectCardsNowhere(t, [CARDS.approve]);
   });
 
-  it('shows a decline next to the card, keeps the reservation, and succeeds with another card', async () => {
+  it('a purchase with SMS and card codes, a wrong code said plainly, then the right ones', async () => {
     const { url } = await checkoutLink(t, partner, purchase());
-    const { context, page } = await openSession();
+    const { context, page, problems } = await openSession(options);
     try {
       await page.goto(url);
-      await fillCard(page, CARDS.decline);
-      await page.click('#pay');
-      await page.waitForSelector('#errors:not([hidden])');
-      expect(await page.evaluate(() => document.activeElement?.id)).toBe('errors');
-      expect(await page.textContent('#errors')).toMatch(/honor|declined/i);
-      expect(await page.isVisible('#checkout-form')).toBe(true);
-      await fillCard(page, CARDS.approve);
-      await page.click('#pay');
-      await page.waitForURL(/^https:\/\/merchant\.example\/done/, { timeout: 30_000 });
-      expect((await readOrder(merchantQuery(page).orderId!)).status).toBe('COMPLETE');
-    } finally {
-      await context.close();
-    }
-  });
-
-  it('asks for the SMS and card codes, reports a wrong one, and completes with the right ones', async () => {
-    const { url } = await checkoutLink(t, partner, purchase());
-    const { context, page } = await openSession();
-    try {
-      await page.goto(url);
-      await fillCard(page, CARDS.codes);
-      await page.click('#pay');
+      await typeCard(page, CARDS.codes);
+      await payByKeyboard(page);
       await page.waitForSelector('#codes:not([hidden])', { timeout: 15_000 });
-      expect(await page.evaluate(() => document.activeElement?.id)).toBe('codes-heading');
-      expect(await page.isVisible('#f-sms')).toBe(true);
-      expect(await page.isVisible('#f-card2fa')).toBe(true);
-      await page.fill('#f-sms', '123456');
-      await page.fill('#f-card2fa', SANDBOX_CODE);
-      await page.click('#submit-codes');
+      expect(await focusedId(page)).toBe('codes-heading');
+      expect(await page.textContent('#steps [aria-current="step"]')).toBe('Confirming with your bank');
+      await expectAccessible(page, `${screen} codes`);
+      await screenshot(page, `checkout-codes-${screen}`);
+      await tabTo(page, 'f-sms');
+      await page.keyboard.type('123456');
+      await tabTo(page, 'f-card2fa');
+      await page.keyboard.type(SANDBOX_CODE);
+      await page.keyboard.press('Enter');
       await page.waitForSelector('#errors:not([hidden])');
-      expect(await page.textContent('#errors')).toMatch(/code/i);
-      await page.fill('#f-sms', SANDBOX_CODE);
-      await page.click('#submit-codes');
-      await page.waitForURL(/^https:\/\/merchant\.example\/done/, { timeout: 30_000 });
-      expect((await readOrder(merchantQuery(page).orderId!)).status).toBe('COMPLETE');
-    } finally {
-      await context.close();
-    }
-  });
-
-  it('goes through the issuer’s 3-D Secure page and back, then to the merchant', async () => {
-    const { url } = await checkoutLink(t, partner, purchase());
-    const { context, page, problems } = await openSession();
-    try {
-      await page.goto(url);
-      await fillCard(page, CARDS.threeDs);
-      await page.click('#pay');
-      await page.waitForURL(/\/sandbox\/3ds\//, { timeout: 15_000 });
-      await page.click('#approve');
-      await page.waitForURL(/\/purchase\?.*order=WO_/);
-      // Back on our page, which follows the order to its end.
-      await page.waitForURL(/^https:\/\/merchant\.example\/done/, { timeout: 30_000 });
-      expect((await readOrder(merchantQuery(page).orderId!)).status).toBe('COMPLETE');
+      expect(await page.textContent('#errors')).toContain('That code is not right');
+      await page.fill('#f-sms', '');
+      await tabTo(page, 'f-sms');
+      await page.keyboard.type(SANDBOX_CODE);
+      await page.keyboard.press('Enter');
+      await waitForStatus(page, 'Purchase complete.');
+      const { order } = await readOrder((await page.textContent('#r-order'))!);
+      expect(order.status).toBe('COMPLETE');
       expect(problems).toEqual([]);
     } finally {
       await context.close();
     }
   });
 
-  it('a declined 3-D Secure fails the order and sends the buyer to failureRedirectUrl', async () => {
+  it('a purchase through the issuer’s 3-D Secure page and back', async () => {
     const { url } = await checkoutLink(t, partner, purchase());
-    const { context, page } = await openSession();
+    const { context, page } = await openSession(options);
     try {
       await page.goto(url);
-      await fillCard(page, CARDS.threeDs);
-      await page.click('#pay');
+      await typeCard(page, CARDS.threeDs);
+      await payByKeyboard(page);
       await page.waitForURL(/\/sandbox\/3ds\//, { timeout: 15_000 });
-      await page.click('#decline');
-      await page.waitForURL(/^https:\/\/merchant\.example\/failed/, { timeout: 30_000 });
-      const { orderId } = merchantQuery(page);
-      expect((await readOrder(orderId!)).status).toBe('FAILED');
+      await expectAccessible(page, `${screen} 3-D Secure`);
+      await screenshot(page, `checkout-3ds-${screen}`);
+      await tabTo(page, 'approve');
+      await page.keyboard.press('Enter');
+      await page.waitForURL(/\/purchase\?.*order=WO_/);
+      await waitForStatus(page, 'Purchase complete.');
+      expect(await page.textContent('#r-order')).toMatch(/^WO_/);
+      expect(await page.textContent('#back')).toBe('Back to Acme Wallet');
+      await expectAccessible(page, `${screen} back from 3-D Secure`);
     } finally {
       await context.close();
     }
   });
 
-  it('refuses an order above the daily limit, saying so, without charging', async () => {
-    const { url, reservation } = await checkoutLink(t, partner, purchase({ sourceAmount: '600' }));
-    const { context, page } = await openSession();
+  it('a decline in plain words, never the processor’s code, and the way forward: another card', async () => {
+    const { url } = await checkoutLink(t, partner, purchase());
+    const { context, page, problems } = await openSession(options);
     try {
       await page.goto(url);
-      await fillCard(page, CARDS.approve);
-      await page.click('#pay');
+      await typeCard(page, CARDS.decline);
+      await payByKeyboard(page);
+      await page.waitForSelector('#errors:not([hidden])');
+      expect(await focusedId(page)).toBe('errors');
+      const said = (await page.textContent('#errors'))!;
+      expect(said).toContain('Your card was declined.');
+      expect(said).not.toMatch(/\b05\b|honor|honour/i);
+      expect(await page.textContent('#f-card-number-error')).toContain('declined');
+      await expectAccessible(page, `${screen} declined`);
+      await screenshot(page, `checkout-declined-${screen}`);
+      await page.fill('#f-card-number', '');
+      await tabTo(page, 'f-card-number');
+      await page.keyboard.type(CARDS.approve);
+      await payByKeyboard(page);
+      await waitForStatus(page, 'Purchase complete.');
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('an expired link: says so, charges nothing, and leads back to the partner', async () => {
+    const { url, reservation } = await checkoutLink(t, partner, purchase());
+    await advanceClock(t, 15 * 60 + 1);
+    const { context, page, problems } = await openSession(options);
+    try {
+      const response = await page.goto(url);
+      expect(response?.status()).toBe(410);
+      expect(await page.textContent('h1')).toBe('This checkout link has expired');
+      expect(await page.textContent('#error-message')).toContain('Nothing was charged');
+      expect(await page.textContent('#partner-name')).toBe('Acme Wallet');
+      await expectAccessible(page, `${screen} expired`);
+      await screenshot(page, `checkout-expired-${screen}`);
+      await tabTo(page, 'back');
+      await page.keyboard.press('Enter');
+      await page.waitForURL(/^https:\/\/merchant\.example\/failed/);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+    expect(await findReservationById(t.database.db, reservation)).toMatchObject({ used: false });
+  });
+});
+
+describe('hosted checkout: ends without a receipt', () => {
+  it('a declined 3-D Secure fails the order, says so in plain words and offers the way back', async () => {
+    const { url } = await checkoutLink(t, partner, purchase());
+    const { context, page, problems } = await openSession(SCREENS[0][1]);
+    try {
+      await page.goto(url);
+      await typeCard(page, CARDS.threeDs);
+      await payByKeyboard(page);
+      await page.waitForURL(/\/sandbox\/3ds\//, { timeout: 15_000 });
+      await tabTo(page, 'decline');
+      await page.keyboard.press('Enter');
+      await waitForStatus(page, 'The purchase did not go through.');
+      expect(await page.textContent('#progress-detail')).toContain('did not approve the payment');
+      expect(await page.isVisible('#receipt')).toBe(false);
+      await expectAccessible(page, 'failed order');
+      expect(await page.getAttribute('#back', 'href')).toMatch(
+        /^https:\/\/merchant\.example\/failed\?orderId=WO_/,
+      );
+      await tabTo(page, 'back');
+      await page.keyboard.press('Enter');
+      await page.waitForURL(/^https:\/\/merchant\.example\/failed/);
+      const { order } = await readOrder(new URL(page.url()).searchParams.get('orderId')!);
+      expect(order.status).toBe('FAILED');
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('refuses an order above the daily limit, saying so, without charging or spending the link', async () => {
+    const { url, reservation } = await checkoutLink(t, partner, purchase({ sourceAmount: '600' }));
+    const { context, page } = await openSession(SCREENS[0][1]);
+    try {
+      await page.goto(url);
+      await typeCard(page, CARDS.approve);
+      await payByKeyboard(page);
       await page.waitForSelector('#errors:not([hidden])');
       expect(await page.textContent('#errors')).toMatch(/limit/i);
       expect(await page.isEnabled('#pay')).toBe(true);
@@ -239,37 +339,26 @@ describe('hosted checkout purchases in Chromium', () => {
     expect(await findReservationById(t.database.db, reservation)).toMatchObject({ used: false });
   });
 
-  it('stays on the page with the outcome when the reservation has no redirect URLs', async () => {
+  it('without redirect URLs, the receipt stays on the page and tells the buyer where to go', async () => {
     const { url } = await checkoutLink(
       t,
       partner,
       purchase({ redirectUrl: undefined, failureRedirectUrl: undefined }),
     );
-    const { context, page } = await openSession();
+    const { context, page } = await openSession(SCREENS[1][1]);
     try {
       await page.goto(url);
       expect(await page.$('#cancel')).toBeNull();
-      await fillCard(page, CARDS.approve);
-      await page.click('#pay');
-      await page.waitForFunction(
-        () => document.getElementById('progress-status')?.textContent === 'Purchase complete.',
-        undefined,
-        { timeout: 30_000 },
+      await typeCard(page, CARDS.approve);
+      await payByKeyboard(page);
+      await waitForStatus(page, 'Purchase complete.');
+      expect(await page.isVisible('#back')).toBe(false);
+      expect(await page.textContent('#progress-detail')).toBe(
+        'Return to the site you came from to start a new purchase.',
       );
-      expect(await page.evaluate(() => document.activeElement?.id)).toBe('progress-heading');
-      expect(await page.inputValue('#f-card-number')).toBe('');
       expect(new URL(page.url()).pathname).toBe('/purchase');
     } finally {
       await context.close();
     }
   });
 });
-
-/** Presses Tab until the element with this id has focus (the page has a fixed, finite order). */
-async function tabTo(page: Page, id: string) {
-  for (let presses = 0; presses < 60; presses += 1) {
-    if ((await page.evaluate(() => document.activeElement?.id)) === id) return;
-    await page.keyboard.press('Tab');
-  }
-  throw new Error(`Tab never reached #${id}`);
-}

@@ -103,14 +103,17 @@ describe('hosted checkout page in Chromium', () => {
     try {
       await page.goto(url);
       await page.fill('#f-card-number', '4111 1111');
-      await page.fill('#f-card-expiry', '12/30');
+      // MM/YY and MM/YYYY are both taken; month 13 is neither.
+      await page.fill('#f-card-expiry', '13/30');
       await page.focus('#pay');
       await page.keyboard.press('Enter');
       await page.waitForSelector('#errors:not([hidden])');
       expect(await page.evaluate(() => document.activeElement?.id)).toBe('errors');
       expect(await page.getAttribute('#f-card-number', 'aria-invalid')).toBe('true');
       expect(await page.textContent('#f-card-number-error')).toContain('13 to 19 digits');
-      expect(await page.textContent('#f-card-expiry-error')).toContain('MM/YYYY');
+      expect(await page.textContent('#f-card-expiry-error')).toBe(
+        'Enter the expiry date as MM/YY, for example 04/30.',
+      );
       expect(await page.textContent('#f-card-cvv-error')).toContain('is needed');
       // The summary links take the keyboard to the field.
       await page.click('#errors a[href="#f-card-expiry"]');
@@ -167,8 +170,10 @@ describe('hosted checkout page in Chromium', () => {
       await advanceClock(t, 5);
       const response = await page.goto(stale.url);
       expect(response?.status()).toBe(410);
-      expect(await page.textContent('h1')).toBe('Checkout link no longer valid');
-      expect(await page.textContent('#error-message')).toContain('expired');
+      expect(await page.textContent('h1')).toBe('This checkout link has expired');
+      expect(await page.textContent('#error-message')).toContain('Nothing was charged');
+      // The way back to the partner's page stays.
+      expect(await page.getAttribute('#back', 'href')).toBe('https://merchant.example/failed');
     } finally {
       await close();
     }

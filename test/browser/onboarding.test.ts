@@ -115,7 +115,10 @@ describe('hosted onboarding page', () => {
       expect(source).toContain('&lt;img src=x id=pwned');
       expect(await page.textContent('#first-name')).toBe(hostile.trim());
       expect(await page.$('#pwned')).toBeNull();
-      expect(await page.$$('script')).toHaveLength(0);
+      // Only our own script file, nothing inline.
+      expect(await page.$$eval('script', (scripts) => scripts.map((s) => s.getAttribute('src')))).toEqual([
+        '/purchase/assets/onboarding.js',
+      ]);
       expect(await page.title()).toBe('Identity verification');
       expect(dialogs).toEqual([]);
     } finally {

@@ -88,28 +88,24 @@ describe('GET /purchase', () => {
     expect(text).toMatch(/<input id="f-card-number"(?![^>]*\sname=)[^>]*>/);
   });
 
-  it('shows fees that add up to the charge: 25 USD of ETH is 25 + 1.03 + 0.0004 ETH × 3000 = 27.23', async () => {
-    // The parts as a buyer adds them up: the network fee at the price of ETH (3000 USD, the
-    // sandbox reference), not through the rounded rate the page shows.
+  it('shows a fee breakdown that adds up to the charge: 25 USD of ETH is 25 + 1.03 + 0.0004 ETH × 3000 = 27.23', async () => {
+    // The network fee at the price of ETH (3000 USD, the sandbox reference), rounded up to the cent.
     const ethUsd = new Money(DEFAULT_USD_PRICES.ETH!);
-    const addUp = (purchase: string, fees: string) =>
-      fees
-        .split(' + ')
-        .map((part) => part.split(' '))
-        .reduce(
-          (sum, [amount, code]) =>
-            sum.add(
-              code === 'ETH' ? new Money(amount!).mul(ethUsd).toDecimalPlaces(2, Money.ROUND_UP) : amount!,
-            ),
-          new Money(purchase),
-        )
-        .toFixed(2);
+    const networkFee = new Money('0.0004').mul(ethUsd).toDecimalPlaces(2, Money.ROUND_UP).toFixed(2);
     const locked = await checkoutLink(t, partner, checkoutBody(partner, { sourceAmount: '25' }));
     const text = await (await get(locked.path)).text();
-    const fees = /<dd id="quote-fees">([^<]+)<\/dd>/.exec(text)?.[1] ?? '';
-    expect(fees.split(' + ').sort()).toEqual(['0.0004 ETH', '1.03 USD']);
-    expect(text).toContain('<dd id="quote-source-amount">27.23 USD</dd>');
-    expect(addUp('25', fees)).toBe('27.23');
+    const cell = (id: string) => new RegExp(`<dd id="${id}">([^<]+)`).exec(text)?.[1] ?? '';
+    expect([cell('bd-purchase'), cell('bd-processingFee'), cell('bd-networkFee')]).toEqual([
+      '25.00 USD',
+      '1.03 USD',
+      `${networkFee} USD`,
+    ]);
+    expect(text).toContain('0.0004 ETH paid to the network');
+    expect(cell('quote-source-amount')).toBe('27.23 USD');
+    const sum = ['bd-purchase', 'bd-processingFee', 'bd-networkFee']
+      .map((id) => new Money(cell(id).split(' ')[0]!))
+      .reduce((a, b) => a.add(b));
+    expect(sum.toFixed(2)).toBe('27.23');
     // The page's JSON, for a locked and for a picked amount, says the same.
     const { reservation } = await checkoutLink(t, partner, {
       amount: '50',
@@ -124,10 +120,17 @@ describe('GET /purchase', () => {
         destCurrency: 'ETH',
         ...body,
       });
-      const quote = (await response.json()) as { sourceAmount: string; fees: Record<string, string> };
+      const quote = (await response.json()) as {
+        sourceAmount: string;
+        display: { lines: { key: string; text: string }[]; total: string };
+      };
       expect(quote.sourceAmount).toBe('27.23');
-      const shown = Object.entries(quote.fees).map(([code, amount]) => `${amount} ${code}`);
-      expect(addUp('25', shown.join(' + '))).toBe(quote.sourceAmount);
+      expect(quote.display.lines.map((line) => line.text)).toEqual([
+        '25.00 USD',
+        '1.03 USD',
+        `${networkFee} USD`,
+      ]);
+      expect(quote.display.total).toBe('27.23 USD');
     }
   });
 
@@ -148,7 +151,7 @@ describe('GET /purchase', () => {
     // firstName is locked but the partner gave none: the buyer fills it in.
     expect(text).toMatch(/<input id="f-firstName"(?![^>]*readonly)[^>]*>/);
     expect(text).toMatch(/<select id="f-destCurrency"/);
-    expect(text).toContain('<dl id="quote" aria-live="polite" hidden>');
+    expect(text).toContain('<div id="quote" aria-live="polite" hidden>');
   });
 
   it('escapes what the partner put in the reservation', async () => {
@@ -165,23 +168,25 @@ describe('GET /purchase', () => {
     await expectHtmlError(
       await get(path.replace(reservation, 'A'.repeat(20))),
       404,
-      'Checkout link not valid',
+      'This checkout link is not valid',
     );
     await expectHtmlError(
       await get(path.replace(`accountId=${partner.accountId}`, `accountId=${other.accountId}`)),
       404,
-      'Checkout link not valid',
+      'This checkout link is not valid',
     );
     expect(await snapshot(t)).toEqual(before);
 
     await withTransaction(t.ctx.db, (tx) => consumeReservation(t.ctx, tx, masterScope(partner), reservation));
-    const used = await expectHtmlError(await get(path), 410, 'Checkout link no longer valid');
-    expect(used).toContain('already been used');
+    const used = await expectHtmlError(await get(path), 410, 'This checkout link has already been used');
+    // A dead end still shows the way back to the partner.
+    expect(used).toContain('<a id="back" class="button" href="https://merchant.example/failed">');
 
     const fresh = await checkoutLink(t, partner, checkoutBody(partner));
     await advanceClock(t, 15 * 60 + 1);
-    const expired = await expectHtmlError(await get(fresh.path), 410, 'Checkout link no longer valid');
-    expect(expired).toContain('expired');
+    const expired = await expectHtmlError(await get(fresh.path), 410, 'This checkout link has expired');
+    expect(expired).toContain('Nothing was charged');
+    expect(expired).toContain('<a id="back" class="button" href="https://merchant.example/failed">');
   });
 
   it('refuses a link whose return address was altered: never an open redirect', async () => {
@@ -191,30 +196,38 @@ describe('GET /purchase', () => {
       encodeURIComponent('https://evil.example/'),
     );
     expect(swapped).not.toBe(path);
-    await expectHtmlError(await get(swapped), 400, 'Checkout link not valid');
+    await expectHtmlError(await get(swapped), 400, 'This checkout link was altered');
     const noneStored = await checkoutLink(t, partner, checkoutBody(partner, { redirectUrl: undefined }));
     await expectHtmlError(
       await get(`${noneStored.path}&redirectUrl=${encodeURIComponent('javascript:alert(1)')}`),
       400,
-      'Checkout link not valid',
+      'This checkout link was altered',
     );
   });
 
   it('answers malformed links with an HTML page', async () => {
     const { path } = await checkoutLink(t, partner, checkoutBody(partner));
     const before = await snapshot(t);
-    await expectHtmlError(await get('/purchase'), 400, 'Checkout link not valid');
-    await expectHtmlError(await get(path.replace(/accountId=[^&]+&/, '')), 400, 'Checkout link not valid');
-    await expectHtmlError(await get(`${path}&cardNumber=4111111111111111`), 400, 'Checkout link not valid');
+    await expectHtmlError(await get('/purchase'), 400, 'This checkout link is not complete');
+    await expectHtmlError(
+      await get(path.replace(/accountId=[^&]+&/, '')),
+      400,
+      'This checkout link is not complete',
+    );
+    await expectHtmlError(
+      await get(`${path}&cardNumber=4111111111111111`),
+      400,
+      'This checkout link is not complete',
+    );
     await expectHtmlError(
       await get(`/purchase?accountId=AC_X&reservation=${'R'.repeat(65)}`),
       400,
-      'Checkout link not valid',
+      'This checkout link is not complete',
     );
     await expectHtmlError(
       await get(`${path}&order=WO_AAAAAAAAAAA&orderToken=forged`),
       404,
-      'Checkout link not valid',
+      'Order not found',
     );
     expect(await snapshot(t)).toEqual(before);
   });
@@ -309,10 +322,18 @@ describe('the page’s JSON endpoints refuse bad input with the envelope, changi
     expect(await quote.json()).toMatchObject({
       sourceCurrency: 'USD',
       destCurrency: 'ETH',
-      sourceAmount: expect.stringMatching(/^\d+\.\d{2}$/),
+      // Exact, as the order must repeat it; the display text writes the cents out.
+      sourceAmount: expect.stringMatching(/^\d+(\.\d{1,2})?$/),
+      display: { total: expect.stringMatching(/^\d+\.\d{2} USD$/) },
     });
     const picked = await postJson(t, '/purchase/quote', base);
-    expect(await picked.json()).toMatchObject({ sourceAmountWithoutFees: '60.00', sourceCurrency: 'USD' });
+    expect(await picked.json()).toMatchObject({
+      sourceAmountWithoutFees: '60',
+      sourceCurrency: 'USD',
+      display: {
+        lines: [{ key: 'purchase', text: '60.00 USD' }, { key: 'processingFee' }, { key: 'networkFee' }],
+      },
+    });
   });
 
   it('GET /purchase/orders/{id} and POST …/codes', async () => {

@@ -7,6 +7,8 @@ import type {
   AuthorizeResult,
   CardAuthorization,
   CardOrderRequest,
+  CheckoutBranding,
+  CheckoutBrandingRequest,
   DeclinedCardAttempts,
   FullWalletOrder,
   Limits,
@@ -65,6 +67,16 @@ export class OrdersApi {
    */
   cardAttempts(reservationId: string, options?: CallOptions): Promise<DeclinedCardAttempts> {
     return this.call('getCardAttempts', { pathParams: { reservationId } }, options);
+  }
+
+  /** GET /v3/checkout/branding: how the hosted checkout shows this partner. */
+  checkoutBranding(options?: CallOptions): Promise<CheckoutBranding> {
+    return this.call('getCheckoutBranding', {}, options);
+  }
+
+  /** POST /v3/checkout/branding: the hosted checkout's name, logo (base64) and accent colour. */
+  setCheckoutBranding(request: CheckoutBrandingRequest, options?: CallOptions): Promise<CheckoutBranding> {
+    return this.call('setCheckoutBranding', { json: request }, options);
   }
 
   /** GET /v3/orders/{orderId}: a wallet order. */

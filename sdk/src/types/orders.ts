@@ -340,3 +340,23 @@ export interface DeclinedCardAttempt {
 export interface DeclinedCardAttempts {
   data: DeclinedCardAttempt[];
 }
+
+/** How the hosted checkout shows the partner to its buyers. */
+export interface CheckoutBranding {
+  name: string | null;
+  /** `#rrggbb`. */
+  accentColor: string | null;
+  /** Where Rampart serves the logo (same origin as the checkout). */
+  logoUrl: string | null;
+}
+
+/**
+ * POST /v3/checkout/branding: members left out keep their value, null removes one. `logo` is the
+ * image file (PNG, JPEG or WebP, at most 256 KiB) in base64; `accentColor` must keep white text
+ * on it readable (contrast at least 4.5:1).
+ */
+export interface CheckoutBrandingRequest {
+  name?: string | null;
+  accentColor?: string | null;
+  logo?: string | null;
+}

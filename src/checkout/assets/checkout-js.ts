@@ -1,11 +1,13 @@
 /**
- * The checkout page's script, served as /purchase/assets/checkout.js (same origin, so the CSP
- * needs no inline script). Kept as text here so the esbuild bundle carries it without a file
- * copy step; plain ES2017, no template literals, no dependencies.
+ * The checkout page's logic, served inside /purchase/assets/checkout.js (same origin, so the CSP
+ * needs no inline script) after `MESSAGES` (the catalogue's checkoutScript texts), `BRAND_RANGES`
+ * and `CardFormat` (card-format-js.ts). Kept as text here so the esbuild bundle carries it without
+ * a file copy step; plain ES2017, no template literals, no dependencies.
  *
  * It talks only to the page's own JSON endpoints under /purchase/. Card details are read from
  * inputs that have no `name` (a form submitted without this script sends none of them) and go
- * straight into one POST body; they are never put in a URL or stored in the browser.
+ * straight into one POST body; they are never put in a URL or stored in the browser. Refusals are
+ * shown in the catalogue's words by their errorCode; a processor's code never reaches the buyer.
  */
 export const CHECKOUT_JS = String.raw`(function () {
   'use strict';
@@ -22,12 +24,22 @@ export const CHECKOUT_JS = String.raw`(function () {
     expired: false,
     busy: false,
     codesShown: false,
+    ended: false,
     returned: data.mode === 'progress'
   };
   var loadedAt = Date.now();
 
   function byId(id) { return document.getElementById(id); }
   function value(id) { var el = byId(id); return el ? el.value.trim() : ''; }
+  function t(key, values) {
+    var text = MESSAGES[key] || key;
+    values = values || {};
+    if (values.partner === undefined) values.partner = data.partner || '';
+    return text.replace(/\{(\w+)\}/g, function (whole, name) {
+      return Object.prototype.hasOwnProperty.call(values, name) ? String(values[name]) : whole;
+    });
+  }
+  function setText(id, text) { var el = byId(id); if (el && el.textContent !== text) el.textContent = text; }
 
   // Server problematicField -> the input that shows the message.
   var FIELD_INPUTS = {
@@ -40,15 +52,15 @@ export const CHECKOUT_JS = String.raw`(function () {
     'sms': 'f-sms', 'card2fa': 'f-card2fa'
   };
 
-  function showErrors(messages) {
+  function showErrors(items) {
     var box = byId('errors');
     box.textContent = '';
-    if (!messages.length) { box.hidden = true; return; }
+    if (!items.length) { box.hidden = true; return; }
     var title = document.createElement('p');
-    title.textContent = messages.length === 1 ? 'There is a problem:' : 'There are ' + messages.length + ' problems:';
+    title.textContent = items.length === 1 ? t('oneProblem') : t('manyProblems', { count: items.length });
     box.appendChild(title);
     var list = document.createElement('ul');
-    messages.forEach(function (item) {
+    items.forEach(function (item) {
       var li = document.createElement('li');
       if (item.input) {
         var link = document.createElement('a');
@@ -85,12 +97,6 @@ export const CHECKOUT_JS = String.raw`(function () {
     }
   }
 
-  function clearFieldErrors(form) {
-    Array.prototype.forEach.call(form.querySelectorAll('[aria-invalid]'), function (input) {
-      setFieldError(input.id, '');
-    });
-  }
-
   function api(method, path, body) {
     var init = { method: method, credentials: 'same-origin', cache: 'no-store', headers: {} };
     if (body !== undefined) {
@@ -102,7 +108,7 @@ export const CHECKOUT_JS = String.raw`(function () {
         var parsed = null;
         try { parsed = text ? JSON.parse(text) : null; } catch (ignored) { parsed = null; }
         if (!response.ok) {
-          var error = new Error((parsed && parsed.message) || 'The request failed. Please try again.');
+          var error = new Error((parsed && parsed.message) || t('requestFailed'));
           error.envelope = parsed;
           error.status = response.status;
           throw error;
@@ -112,16 +118,98 @@ export const CHECKOUT_JS = String.raw`(function () {
     });
   }
 
-  function networkMessage(error) {
-    return error && error.envelope ? error.message : 'We could not reach the server. Check your connection and try again.';
+  /**
+   * The words for a refusal: the catalogue's for declines and for a link that can no longer be
+   * used (never the processor's code), the server's own for a field it names.
+   */
+  function refusal(error) {
+    var envelope = error && error.envelope;
+    if (!envelope) return { message: t('network'), ends: false };
+    var code = envelope.errorCode || '';
+    if (code === 'validation.cardDeclined' || code === 'validation.insufficientFunds') {
+      if (envelope.problematicField === 'reservation') return { message: t('declinedLast'), ends: true, input: null };
+      return { message: t('declined'), ends: false, input: 'f-card-number' };
+    }
+    if (code.indexOf('validation.unsupportedCardType') === 0) {
+      return { message: t('cardNotAccepted'), ends: false, input: 'f-card-number' };
+    }
+    if (code === 'checkout.tooManyFailedAttempts') return { message: t('tooManyAttempts'), ends: false };
+    if (code === 'illegalReservation' || code === 'checkout.reservationSpent') return { message: t('linkUnusable'), ends: true };
+    if (code === 'validation.authorizationCodeMismatch' || code === 'validation.invalidAuthorizationCode') {
+      return { message: t('wrongCode'), ends: false };
+    }
+    var field = envelope.problematicField;
+    var input = field ? FIELD_INPUTS[field] : null;
+    return { message: error.message, ends: false, input: input && byId(input) ? input : null };
   }
 
-  /** A refusal from the server: next to its field when it names one, and in the summary. */
   function showServerError(error) {
-    var field = error.envelope && error.envelope.problematicField;
-    var input = field ? FIELD_INPUTS[field] : null;
-    if (input && byId(input)) setFieldError(input, error.message);
-    showErrors([{ message: networkMessage(error), input: input && byId(input) ? input : null }]);
+    var said = refusal(error);
+    if (said.input) setFieldError(said.input, said.message);
+    showErrors([{ message: said.message, input: said.input || null }]);
+    if (said.ends) deadEnd();
+    return said;
+  }
+
+  /** Nothing more can happen on this link: the form goes, the way back to the partner stays. */
+  function deadEnd() {
+    state.ended = true;
+    var form = byId('checkout-form');
+    if (form) form.hidden = true;
+    var cancel = byId('cancel');
+    if (cancel) cancel.hidden = true;
+    offerWayBack(data.failureUrl || null);
+  }
+
+  function offerWayBack(url) {
+    var next = byId('next');
+    var back = byId('back');
+    if (url) {
+      back.href = url;
+      back.textContent = t('backTo');
+      next.hidden = false;
+    } else {
+      var detail = byId('progress-detail');
+      next.hidden = true;
+      if (detail && !byId('progress').hidden) detail.textContent = t('returnToSite');
+      else {
+        var note = document.createElement('p');
+        note.id = 'return-note';
+        note.textContent = t('returnToSite');
+        if (!byId('return-note')) next.parentNode.insertBefore(note, next);
+      }
+    }
+  }
+
+  // ---- card fields as typed --------------------------------------------------------------
+  function onCardNumberInput(event) {
+    var input = event.target;
+    var before = input.value;
+    var caret = input.selectionStart === null ? before.length : input.selectionStart;
+    var digitsBefore = CardFormat.digits(before.slice(0, caret)).length;
+    var grouped = CardFormat.groupNumber(before);
+    if (grouped !== before) {
+      input.value = grouped;
+      var at = CardFormat.caretAfterDigits(grouped, digitsBefore);
+      if (document.activeElement === input) input.setSelectionRange(at, at);
+    }
+    showBrand(grouped);
+  }
+
+  function showBrand(number) {
+    var badge = byId('f-card-number-brand');
+    if (!badge) return;
+    var brand = CardFormat.brandOf(number);
+    var text = brand ? t('cardBrandDetected', { brand: brand.name }) : badge.dataset.none;
+    if (brand) badge.dataset.brand = brand.brand; else delete badge.dataset.brand;
+    setText('f-card-number-brand', text);
+  }
+
+  function onExpiryInput(event) {
+    var input = event.target;
+    if (event.inputType && event.inputType.indexOf('delete') === 0) return;
+    var formatted = CardFormat.formatExpiry(input.value);
+    if (formatted !== input.value) input.value = formatted;
   }
 
   // ---- expiry countdown -------------------------------------------------------------------
@@ -132,8 +220,7 @@ export const CHECKOUT_JS = String.raw`(function () {
     function tick() {
       var left = Math.max(0, total - (Date.now() - loadedAt));
       var seconds = Math.floor(left / 1000);
-      var text = Math.floor(seconds / 60) + ':' + ('0' + (seconds % 60)).slice(-2);
-      if (span.textContent !== text) span.textContent = text;
+      setText('countdown', Math.floor(seconds / 60) + ':' + ('0' + (seconds % 60)).slice(-2));
       if (left <= 0 && !state.orderId) { expire(); return; }
       if (!state.orderId) setTimeout(tick, 1000);
     }
@@ -143,8 +230,9 @@ export const CHECKOUT_JS = String.raw`(function () {
   function expire() {
     state.expired = true;
     var pay = byId('pay');
-    if (pay) { pay.disabled = true; }
-    showErrors([{ message: 'This checkout link has expired. Please return to the site you came from and start again.' }]);
+    if (pay) pay.disabled = true;
+    showErrors([{ message: t('expired') }]);
+    deadEnd();
   }
 
   // ---- price for an unlocked reservation ----------------------------------------------------
@@ -153,19 +241,19 @@ export const CHECKOUT_JS = String.raw`(function () {
   }
 
   function showQuote(quote) {
-    byId('quote-source-amount').textContent = quote.sourceAmount + ' ' + quote.sourceCurrency;
-    byId('quote-fees').textContent = Object.keys(quote.fees).map(function (code) {
-      return quote.fees[code] + ' ' + code;
-    }).join(' + ');
-    byId('quote-dest-amount').textContent = quote.destAmount + ' ' + quote.destCurrency;
-    byId('quote-rate').textContent = '1 ' + quote.sourceCurrency + ' = ' + quote.exchangeRate + ' ' + quote.destCurrency;
+    var shown = quote.display;
+    setText('quote-dest-amount', shown.destAmount);
+    setText('quote-rate', shown.rate);
+    shown.lines.forEach(function (line) { setText('bd-' + line.key, line.text); });
+    setText('bd-networkFee-native', shown.networkFeeNative || '');
+    setText('quote-source-amount', shown.total);
     byId('quote').hidden = false;
-    byId('pay').textContent = 'Pay ' + quote.sourceAmount + ' ' + quote.sourceCurrency;
+    setText('pay', t('pay', { amount: shown.total }));
   }
 
   function fetchQuote() {
     var amountOk = /^\d+(\.\d+)?$/.test(value('f-amount'));
-    setFieldError('f-amount', amountOk ? '' : 'Enter an amount, for example 100 or 99.50.');
+    setFieldError('f-amount', amountOk ? '' : t('enterAmount'));
     if (!amountOk) return Promise.resolve(false);
     var key = quoteKey();
     return api('POST', '/purchase/quote', {
@@ -188,9 +276,10 @@ export const CHECKOUT_JS = String.raw`(function () {
 
   // ---- the order form ----------------------------------------------------------------------
   var CARD_RULES = [
-    ['f-card-number', function (v) { return /^\d{13,19}$/.test(v.replace(/[\s-]/g, '')); }, 'Enter the card number: 13 to 19 digits.'],
-    ['f-card-expiry', function (v) { return /^(0[1-9]|1[0-2])\/\d{4}$/.test(v); }, 'Enter the expiry date as MM/YYYY, for example 04/2030.'],
-    ['f-card-cvv', function (v) { return /^\d{3}$/.test(v); }, 'Enter the 3 digit security code from the back of the card.']
+    ['f-card-number', function (v) { return /^\d{13,19}$/.test(CardFormat.digits(v)) && v.replace(/[\d\s-]/g, '') === ''; }, 'cardNumber'],
+    ['f-card-number', function (v) { return CardFormat.brandOf(v) !== null; }, 'cardBrand'],
+    ['f-card-expiry', function (v) { return CardFormat.parseExpiry(v) !== null; }, 'expiry'],
+    ['f-card-cvv', function (v) { return /^\d{3}$/.test(v); }, 'cvv']
   ];
 
   function validateForm(form) {
@@ -199,10 +288,10 @@ export const CHECKOUT_JS = String.raw`(function () {
       if (input.readOnly) return;
       var ok = input.value.trim() !== '' && input.checkValidity();
       var label = form.querySelector('label[for="' + input.id + '"]');
-      var message = ok ? '' : (label ? label.textContent : 'This field') + ' is needed.';
+      var message = ok ? '' : t('fieldNeeded', { label: label ? label.textContent : '' });
       if (ok) {
         CARD_RULES.forEach(function (rule) {
-          if (rule[0] === input.id && !rule[1](input.value.trim())) message = rule[2];
+          if (!message && rule[0] === input.id && !rule[1](input.value.trim())) message = t(rule[2]);
         });
       }
       setFieldError(input.id, message);
@@ -212,7 +301,7 @@ export const CHECKOUT_JS = String.raw`(function () {
   }
 
   function orderBody() {
-    var expiry = value('f-card-expiry').split('/');
+    var expiry = CardFormat.parseExpiry(value('f-card-expiry')) || { month: '', year: '' };
     var locked = data.quoteLocked === 'true';
     var body = {
       reservationId: state.reservation,
@@ -233,9 +322,9 @@ export const CHECKOUT_JS = String.raw`(function () {
         country: value('f-country')
       },
       debitCard: {
-        number: value('f-card-number').replace(/[\s-]/g, ''),
-        year: expiry[1] || '',
-        month: expiry[0] || '',
+        number: CardFormat.digits(value('f-card-number')),
+        year: expiry.year,
+        month: expiry.month,
         cvv: value('f-card-cvv')
       }
     };
@@ -248,12 +337,13 @@ export const CHECKOUT_JS = String.raw`(function () {
     var pay = byId('pay');
     if (!pay) return;
     pay.disabled = busy || state.expired;
+    pay.setAttribute('aria-busy', busy ? 'true' : 'false');
     if (label) pay.textContent = label;
   }
 
   function onSubmit(event) {
     event.preventDefault();
-    if (state.busy || state.expired) return;
+    if (state.busy || state.expired || state.ended) return;
     var form = event.target;
     showErrors([]);
     var problems = validateForm(form);
@@ -262,12 +352,12 @@ export const CHECKOUT_JS = String.raw`(function () {
     if (!locked && (!state.quote || state.quoteKey !== quoteKey())) {
       // The buyer must see the total before anything is charged.
       fetchQuote().then(function (ok) {
-        if (ok) showErrors([{ message: 'Please check the price above, then press Pay again.', input: 'pay' }]);
+        if (ok) showErrors([{ message: t('checkPrice'), input: 'pay' }]);
       });
       return;
     }
     var label = byId('pay').textContent;
-    setBusy(true, 'Processing…');
+    setBusy(true, t('processing'));
     api('POST', '/purchase/orders', orderBody()).then(function (answer) {
       // The card fields are emptied at once: nothing of the card stays on the page.
       ['f-card-number', 'f-card-expiry', 'f-card-cvv'].forEach(function (id) { byId(id).value = ''; });
@@ -277,15 +367,13 @@ export const CHECKOUT_JS = String.raw`(function () {
       form.hidden = true;
       var cancel = byId('cancel');
       if (cancel) cancel.hidden = true;
-      showProgress('Checking your payment…');
+      // The price is now the order's: no countdown left to watch.
+      var expiry = byId('expiry');
+      if (expiry) expiry.hidden = true;
+      showProgress(t('checking'));
       poll();
     }, function (error) {
       setBusy(false, label);
-      if (error.envelope && error.envelope.errorCode === 'illegalReservation') {
-        showErrors([{ message: 'This checkout link can no longer be used. Please return to the site you came from.' }]);
-        byId('pay').disabled = true;
-        return;
-      }
       if (error.envelope && error.envelope.errorCode === 'validation.amountMismatch' && data.quoteLocked !== 'true') {
         fetchQuote().then(function () { showServerError(error); });
         return;
@@ -295,6 +383,19 @@ export const CHECKOUT_JS = String.raw`(function () {
   }
 
   // ---- progress, codes, 3-D Secure ---------------------------------------------------------
+  var STEP_NAMES = ['stepCheck', 'stepConfirm', 'stepSend', 'stepDone'];
+
+  function setStep(step) {
+    var bar = byId('progress-bar');
+    if (bar) bar.value = step;
+    setText('progress-step', t('stepOf', { step: step, total: STEP_NAMES.length, name: t(STEP_NAMES[step - 1]) }));
+    Array.prototype.forEach.call(document.querySelectorAll('#steps li'), function (li) {
+      var n = Number(li.dataset.step);
+      if (n === step) li.setAttribute('aria-current', 'step'); else li.removeAttribute('aria-current');
+      li.className = n < step ? 'done' : '';
+    });
+  }
+
   function showProgress(text) {
     var section = byId('progress');
     var wasHidden = section.hidden;
@@ -304,10 +405,8 @@ export const CHECKOUT_JS = String.raw`(function () {
   }
 
   function setStatus(text, detail) {
-    var status = byId('progress-status');
-    if (status.textContent !== text) status.textContent = text;
-    var more = byId('progress-detail');
-    if (more.textContent !== (detail || '')) more.textContent = detail || '';
+    setText('progress-status', text);
+    setText('progress-detail', detail || '');
   }
 
   function orderPath(suffix) {
@@ -325,45 +424,76 @@ export const CHECKOUT_JS = String.raw`(function () {
   }
 
   function onProgress(order) {
-    if (order.status === 'COMPLETE') {
-      finish('Purchase complete.', order.destAmount ? 'You will receive ' + order.destAmount + ' ' + order.destCurrency + '.' : '', order.redirectTo);
-      return;
-    }
-    if (order.status === 'FAILED') {
-      var reason = order.errorMessage || 'The payment could not be completed.';
-      finish('The purchase failed.', reason, order.redirectTo);
-      if (!order.redirectTo) showErrors([{ message: 'The purchase failed: ' + reason }]);
-      return;
-    }
+    if (order.status === 'COMPLETE') { complete(order); return; }
+    if (order.status === 'FAILED') { failed(order); return; }
     if (order.status === 'RUNNING_CHECKS' && order.next) {
+      setStep(2);
       if (order.next.threeDsPath) { threeDs(order.next.threeDsPath); return; }
       if (!state.codesShown) { showCodes(order.next); return; }
     }
-    setStatus(order.status === 'PROCESSING' ? 'Payment accepted. Sending your purchase to your wallet…' : 'Checking your payment…');
+    if (order.status === 'PROCESSING') setStep(3);
+    setStatus(order.status === 'PROCESSING' ? t('sending') : t('checking'));
     setTimeout(poll, 1000);
   }
 
-  function finish(text, detail, redirectTo) {
+  function complete(order) {
     byId('codes').hidden = true;
-    showProgress(text);
-    setStatus(text, detail + (redirectTo ? ' Taking you back to the merchant…' : ''));
-    if (redirectTo) setTimeout(function () { window.location.assign(redirectTo); }, 800);
+    showProgress(t('complete'));
+    setStep(4);
+    var receipt = order.receipt;
+    setStatus(t('complete'), receipt ? t('completeDetail', { amount: receipt.received }) : '');
+    if (receipt) {
+      setText('r-order', receipt.orderId);
+      setText('r-paid', receipt.paid);
+      setText('r-fees', receipt.fees);
+      setText('r-received', receipt.received);
+      setText('r-dest', receipt.dest);
+      if (receipt.transactionHash) {
+        var cell = byId('r-tx');
+        cell.textContent = '';
+        var hash = document.createElement('span');
+        hash.className = 'hash';
+        hash.textContent = receipt.transactionHash;
+        cell.appendChild(hash);
+        if (receipt.explorerUrl) {
+          var link = document.createElement('a');
+          link.href = receipt.explorerUrl;
+          link.id = 'explorer-link';
+          link.rel = 'noopener noreferrer';
+          link.textContent = t('viewTransaction');
+          cell.appendChild(document.createElement('br'));
+          cell.appendChild(link);
+        }
+        byId('r-tx-row').hidden = false;
+      }
+      byId('receipt').hidden = false;
+    }
+    offerWayBack(order.returnUrl);
+    byId('progress-heading').focus();
+  }
+
+  function failed(order) {
+    byId('codes').hidden = true;
+    showProgress(t('failed'));
+    setStatus(t('failed'), t('failedDetail'));
+    showErrors([{ message: t('failed') + ' ' + t('failedDetail') }]);
+    offerWayBack(order.returnUrl);
   }
 
   function threeDs(path) {
     if (state.returned) {
       // Back from the bank without an answer yet: offer the way there again rather than loop.
-      setStatus('Your bank still needs to confirm this payment.');
+      setStatus(t('bankStillNeeded'));
       var detail = byId('progress-detail');
       detail.textContent = '';
       var link = document.createElement('a');
       link.href = path;
       link.id = 'three-ds-link';
-      link.textContent = 'Continue to your bank';
+      link.textContent = t('continueToBank');
       detail.appendChild(link);
       return;
     }
-    setStatus('Taking you to your bank to confirm the payment…');
+    setStatus(t('toBank'));
     window.location.assign(path);
   }
 
@@ -373,7 +503,7 @@ export const CHECKOUT_JS = String.raw`(function () {
     byId('card2fa-field').hidden = !next.card2faNeeded;
     byId('f-sms').required = !!next.smsNeeded;
     byId('f-card2fa').required = !!next.card2faNeeded;
-    setStatus('Your card issuer asks for a confirmation code.');
+    setStatus(t('codesNeeded'));
     byId('codes').hidden = false;
     byId('codes-heading').focus();
   }
@@ -389,7 +519,7 @@ export const CHECKOUT_JS = String.raw`(function () {
     [['f-sms', sms], ['f-card2fa', card2fa]].forEach(function (pair) {
       if (!pair[1]) return;
       var ok = /^\d{6}$/.test(value(pair[0]));
-      var message = ok ? '' : 'Enter the 6 digit code.';
+      var message = ok ? '' : t('code');
       setFieldError(pair[0], message);
       if (!ok) problems.push({ message: message, input: pair[0] });
     });
@@ -407,19 +537,22 @@ export const CHECKOUT_JS = String.raw`(function () {
     api('POST', orderPath('/codes'), body).then(function () {
       state.busy = false;
       form.parentNode.hidden = true;
-      showProgress('Checking your payment…');
+      setStep(3);
+      showProgress(t('checking'));
       byId('progress-heading').focus();
       poll();
     }, function (error) {
       state.busy = false;
       byId('submit-codes').disabled = false;
-      showServerError(error);
       var code = error.envelope && error.envelope.errorCode;
       if (code === 'validation.authorizationMaxAttempts' || code === 'validation.authorizationCodeExpired') {
-        // The order has failed: follow it to its end (and the merchant's failure page).
+        // The order has failed: follow it to its end and the way back to the partner.
+        showErrors([{ message: t('codeExpired') }]);
         form.parentNode.hidden = true;
         poll();
+        return;
       }
+      showServerError(error);
     });
   }
 
@@ -427,6 +560,11 @@ export const CHECKOUT_JS = String.raw`(function () {
   var form = byId('checkout-form');
   if (form) {
     form.addEventListener('submit', onSubmit);
+    var number = byId('f-card-number');
+    var badge = byId('f-card-number-brand');
+    if (badge) badge.dataset.none = badge.textContent;
+    number.addEventListener('input', onCardNumberInput);
+    byId('f-card-expiry').addEventListener('input', onExpiryInput);
     var quoteButton = byId('get-quote');
     if (quoteButton) {
       quoteButton.addEventListener('click', function () { fetchQuote(); });
