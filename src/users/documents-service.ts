@@ -1,6 +1,5 @@
 import { checkedDocument } from '../documents/index.ts';
 import type { Scope } from '../identity/index.ts';
-import { sha256Hex } from '../platform/crypto.ts';
 import { type Tx, withTransaction } from '../platform/db/pool.ts';
 import { newId } from '../platform/ids.ts';
 import { actingUser } from './access.ts';

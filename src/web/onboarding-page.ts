@@ -1,6 +1,6 @@
 import { ASSET_PATHS } from '../checkout/assets.ts';
-import { SUPPORTED_COUNTRIES } from '../limits/countries.ts';
 import { ACCEPTED_MEDIA_TYPES, MAX_DOCUMENT_BYTES } from '../documents/index.ts';
+import { SUPPORTED_COUNTRIES } from '../limits/countries.ts';
 import { FIELD_TYPES, type FieldId } from '../users/fields.ts';
 import type { OnboardingPageModel, ScopeNeeds } from '../users/onboarding-service.ts';
 import { fillHtml } from './html.ts';

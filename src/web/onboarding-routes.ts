@@ -1,8 +1,8 @@
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { ACCEPTED_MEDIA_TYPES, MAX_DOCUMENT_BYTES } from '../documents/index.ts';
 import { ApiError } from '../platform/errors.ts';
 import { newExceptionId } from '../platform/ids.ts';
 import type { UsersDeps } from '../users/deps.ts';
-import { ACCEPTED_MEDIA_TYPES, MAX_DOCUMENT_BYTES } from '../documents/index.ts';
 import {
   onboardingPage,
   submitOnboarding,
