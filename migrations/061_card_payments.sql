@@ -4,7 +4,8 @@
 -- and a rolled-back order leaves nothing. The card number is never stored: `token` is the
 -- processor's reusable reference for the card, worthless without the processor's secret key.
 CREATE TABLE card_payments (
-  order_id                 text PRIMARY KEY REFERENCES wallet_orders (id),
+  -- Written by the authorize step, before the order's own insert in the same transaction.
+  order_id                 text PRIMARY KEY REFERENCES wallet_orders (id) DEFERRABLE INITIALLY DEFERRED,
   processor                text NOT NULL,
   token                    text NOT NULL,
   card_fingerprint         text NOT NULL,

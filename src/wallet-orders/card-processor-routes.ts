@@ -104,7 +104,8 @@ export const cardProcessorRoutes: FastifyPluginAsync<{ ctx: WalletOrdersDeps }> 
       schema: { hide: true },
     },
     async (request) => {
-      const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+      // The exact bytes the processor signed (platform/http/body.ts keeps them for every body).
+      const raw = request.rawBody ?? Buffer.alloc(0);
       let event: ProcessorEvent | null;
       try {
         event = connector.parseEvent(raw, request.headers);
