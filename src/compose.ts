@@ -106,12 +106,16 @@ export async function portsFor(config: Config, db: Db): Promise<Ports> {
   const realChains = await evmBackends(config);
   const clock = new Clock();
   const prices = createPriceFeed(config, db, clock, config.env === 'sandbox');
-  const shared = { clock, prices, documents: postgresDocumentStorage };
+  const shared = {
+    clock,
+    prices,
+    documents: postgresDocumentStorage,
+    cardProcessor: await cardProcessorFor(config),
+  };
   if (config.env === 'sandbox') {
     const chain = sandboxChain(config.sandboxChainDelayMs);
     return {
       ...shared,
-      cardProcessor: sandboxProcessor,
       chains: { ...Object.fromEntries(CHAINS.map((name) => [name, chain])), ...realChains },
       codeSender: sandboxCodeSender,
       bankAccounts: sandboxBankVerifier,
@@ -121,13 +125,29 @@ export async function portsFor(config: Config, db: Db): Promise<Ports> {
   }
   return {
     ...shared,
-    cardProcessor: noCardProcessor,
     chains: realChains,
     codeSender: undeliveredCodes,
     bankAccounts: undefined,
     bankTransfers: undefined,
     identityCheck: operatorReview,
   };
+}
+
+/**
+ * The card processor `RAMPART_CARD_PROCESSOR` names: the sandbox's simulated one, none (card
+ * orders answer 503), or a remote processor's connector behind connectorProcessor (its SDK
+ * loads only when it is configured).
+ */
+async function cardProcessorFor(config: Config): Promise<CardProcessor> {
+  const settings = config.cardProcessor;
+  switch (settings.kind) {
+    case 'sandbox':
+      return sandboxProcessor;
+    case 'none':
+      return noCardProcessor;
+    case 'stripe':
+      throw new Error('RAMPART_CARD_PROCESSOR=stripe: the Stripe connector is not built in');
+  }
 }
 
 /**

@@ -242,7 +242,7 @@ export type CardProcessorSettings =
   | { kind: 'none' }
   | { kind: 'stripe'; secretKey: string; webhookSecret: string; apiUrl: string };
 
-const STRIPE_API_URL = 'https://api.stripe.com';
+const STRIPE_API_URL = 'https://api.stripe.com/';
 
 /** RAMPART_CARD_PROCESSOR and, for Stripe, its keys (both required) and API URL. */
 function cardProcessor(env: Env, runEnv: Config['env']): CardProcessorSettings {
