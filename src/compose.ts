@@ -4,6 +4,7 @@ import {
   PRODUCTION_CALLBACK_URLS,
   sandboxCallbackUrls,
 } from './callbacks/url-policy.ts';
+import { connectorProcessor } from './cards/connector-processor.ts';
 import { noCardProcessor } from './cards/no-processor.ts';
 import type { CardProcessor } from './cards/processor.ts';
 import { sandboxProcessor } from './cards/sandbox-processor.ts';
@@ -145,8 +146,12 @@ async function cardProcessorFor(config: Config): Promise<CardProcessor> {
       return sandboxProcessor;
     case 'none':
       return noCardProcessor;
-    case 'stripe':
-      throw new Error('RAMPART_CARD_PROCESSOR=stripe: the Stripe connector is not built in');
+    case 'stripe': {
+      const { stripeConnector } = await import('./cards/stripe/connector.ts');
+      const { secretKey, webhookSecret, apiUrl } = settings;
+      const timeoutMs = config.cardProcessorTimeoutMs;
+      return connectorProcessor(stripeConnector({ secretKey, webhookSecret, apiUrl, timeoutMs }));
+    }
   }
 }
 

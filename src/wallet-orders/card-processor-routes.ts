@@ -7,6 +7,7 @@ import { PAGE_SECURITY_HEADERS } from '../web/html.ts';
 import { onProcessorEvent, type Resolution, returnFromChallenge } from './card-payments.ts';
 import type { WalletOrdersDeps } from './deps.ts';
 import { RESERVATION_REDIRECT, threeDsRedirectTarget } from './service.ts';
+import { findOrder } from './store.ts';
 import { threeDsCapabilityValid } from './three-ds-capability.ts';
 import { safeReturnPath, threeDsOutcomeHtml } from './three-ds-page.ts';
 
@@ -24,6 +25,21 @@ const StartQuery = {
     returnUrl: { type: 'string', maxLength: 2048 },
     redirect: { type: 'string', enum: [RESERVATION_REDIRECT] },
   },
+} as const;
+
+/**
+ * What a processor appends to the return URL (Stripe: `payment_intent`, its client secret;
+ * Checkout.com: `cko-session-id`) is not read: the payment is retrieved by the reference Rampart
+ * recorded, so nothing the buyer's browser carries decides the step.
+ */
+const ReturnQuery = {
+  type: 'object',
+  properties: Object.fromEntries(
+    ['payment_intent', 'payment_intent_client_secret', 'redirect_status', 'cko-session-id'].map((name) => [
+      name,
+      { type: 'string', maxLength: 512 },
+    ]),
+  ),
 } as const;
 
 /** The largest processor event taken: Stripe's are a few kilobytes. */
@@ -87,12 +103,15 @@ export const cardProcessorRoutes: FastifyPluginAsync<{ ctx: WalletOrdersDeps }> 
 
   app.get<{ Params: { orderId: string; token: string } }>(
     '/card-processor/return/:orderId/:token',
-    { schema: { hide: true, params: PageParams } },
+    { schema: { hide: true, params: PageParams, querystring: ReturnQuery } },
     async (request, reply) => {
       const { orderId, token } = request.params;
       if (!threeDsCapabilityValid(ctx, orderId, token)) throw notFound();
       const resolution = await returnFromChallenge(ctx, orderId);
-      return onward(reply, orderId, outcomeOf(resolution));
+      // Already resolved (the processor's event came first): the page says how.
+      const outcome =
+        resolution.kind === 'unchanged' ? await settledOutcome(ctx, orderId) : outcomeOf(resolution);
+      return onward(reply, orderId, outcome);
     },
   );
 
@@ -126,6 +145,15 @@ export const cardProcessorRoutes: FastifyPluginAsync<{ ctx: WalletOrdersDeps }> 
     },
   );
 };
+
+/** How a 3-D Secure step already resolved ended, as the page says it. */
+async function settledOutcome(ctx: WalletOrdersDeps, orderId: string): Promise<string> {
+  const order = await findOrder(ctx.db, orderId);
+  if (!order) return 'NOT_PENDING';
+  if (order.status === 'FAILED') return 'DECLINED';
+  if (order.status !== 'RUNNING_CHECKS' || order.auth_state === 'PASSED') return 'APPROVED';
+  return order.auth_state === 'PENDING' && order.auth_method === '3DS' ? 'PENDING' : 'NOT_PENDING';
+}
 
 function outcomeOf(resolution: Resolution): string {
   switch (resolution.kind) {
