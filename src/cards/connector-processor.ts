@@ -2,7 +2,7 @@ import type { CheckedCard } from './card-input.ts';
 import type { CardConnector, ConnectorBilling } from './connector.ts';
 import { cardErrors } from './errors.ts';
 import { insertPayments, requestCaptures, requestRefund, requestVoid } from './payments-store.ts';
-import type { AuthorizeResult, CardProcessor } from './processor.ts';
+import { type AuthorizeResult, CARD_AUTHORIZATION_LIFETIME_MS, type CardProcessor } from './processor.ts';
 
 /**
  * The card processor port on a remote processor's connector, intent before effect
@@ -18,6 +18,8 @@ import type { AuthorizeResult, CardProcessor } from './processor.ts';
 export function connectorProcessor(connector: CardConnector): CardProcessor {
   return {
     simulatesIssuer: false,
+    // Stripe's seven days; a connector whose processor holds shorter would say so here.
+    authorizationLifetimeMs: CARD_AUTHORIZATION_LIFETIME_MS,
     remote: connector,
     async prepare(card: CheckedCard, billing: ConnectorBilling): Promise<string> {
       const answer = await connector.tokenize(

@@ -2,12 +2,13 @@ import type { Queryable } from '../platform/db/pool.ts';
 import { lookupBin } from './bins.ts';
 import type { CardInput } from './card-input.ts';
 import { cardErrors } from './errors.ts';
-import type {
-  ApplePayToken,
-  AuthorizeCall,
-  AuthorizeRequest,
-  AuthorizeResult,
-  CardProcessor,
+import {
+  type ApplePayToken,
+  type AuthorizeCall,
+  type AuthorizeRequest,
+  type AuthorizeResult,
+  CARD_AUTHORIZATION_LIFETIME_MS,
+  type CardProcessor,
 } from './processor.ts';
 import { SLOW_CARD_DELAY_MS, TEST_CARDS, type TestCardBehaviour, testCardBehaviour } from './test-cards.ts';
 
@@ -34,6 +35,7 @@ function abortableDelay(ms: number, signal: AbortSignal): Promise<void> {
  */
 export const sandboxProcessor: CardProcessor = {
   simulatesIssuer: true,
+  authorizationLifetimeMs: CARD_AUTHORIZATION_LIFETIME_MS,
   authorize(q: Queryable, calls: readonly AuthorizeCall[]): Promise<AuthorizeResult>[] {
     const behaviours = calls.map((call) => testCardBehaviour(call.request.card.pan));
     const declines = calls.map((call, index) => decline(call.request, behaviours[index]!));

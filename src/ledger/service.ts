@@ -14,6 +14,7 @@ import {
   ledgerPostHold,
   ledgerSettleHold,
   ledgerVoidHold,
+  pendingHoldsExpiringBy,
   unbalancedCurrencies,
 } from './store.ts';
 
@@ -194,6 +195,19 @@ export function settleHold(q: Queryable, holdId: number, entry: NewEntry): Promi
 /** Releases a pending hold back to available; exactly once, like postHold. */
 export function voidHold(q: Queryable, holdId: number): Promise<void> {
   return refusing(() => ledgerVoidHold(q, holdId));
+}
+
+/**
+ * An owner's pending holds (id and reference) that expire by `byMs`, soonest first: what its
+ * module must settle before they do (card orders' authorizations).
+ */
+export function holdsExpiringBy(
+  q: Queryable,
+  owner: string,
+  byMs: number,
+  limit: number,
+): Promise<{ id: number; reference: string | null }[]> {
+  return pendingHoldsExpiringBy(q, owner, byMs, limit);
 }
 
 /** Pending holds past their expiry, for a worker to void one transaction each. */

@@ -1,7 +1,9 @@
 import { CARD_OPERATION_JOB, type OperationKind } from '../cards/payments-store.ts';
+import { registerPeriodic } from '../platform/jobs/housekeeping.ts';
 import type { ClaimedJob, JobRunner } from '../platform/jobs/runner.ts';
 import { togetherOrEachAlone } from '../platform/jobs/together-or-alone.ts';
 import { expireAuthorization } from './authorization.ts';
+import { CAPTURE_SWEEP_EVERY_MS, CAPTURE_SWEEP_JOB, captureAgingOrders } from './capture-sweep.ts';
 import { runPaymentOperation } from './card-payment-operations.ts';
 import { pollCardPayment } from './card-payments.ts';
 import type { WalletOrdersDeps } from './deps.ts';
@@ -41,13 +43,23 @@ function registerCardPaymentJobs(runner: JobRunner, ctx: WalletOrdersDeps): void
   });
 }
 
+/**
+ * The periodic capture of authorizations nearing their end (capture-sweep.ts): one singleton job
+ * whatever the number of worker processes, each run a sweep over every order due.
+ */
+export function registerCaptureSweep(runner: JobRunner, ctx: WalletOrdersDeps): Promise<unknown> {
+  return registerPeriodic(runner, ctx.db, CAPTURE_SWEEP_JOB, CAPTURE_SWEEP_EVERY_MS, async () => {
+    await captureAgingOrders(ctx);
+  });
+}
+
 const orderIdsOf = (job: ClaimedJob) => ordersOfProcessingJob(job.payload);
 
 /**
  * Orders per processing transaction. A claimed batch of jobs can name thousands of orders (each
- * job those of one creation group); one transaction for all of them would hold the
- * `external:card` balance stripes, which new orders' holds also move, for as long as its capture
- * entries take. Each transaction pays its dozen statements' fixed cost, so fewer, larger ones cost
+ * job those of one creation group); one transaction for all of them would hold all their row
+ * locks for as long as the whole batch takes, and the chain's reports on the first orders would
+ * wait for the last. Each transaction pays its dozen statements' fixed cost, so fewer, larger ones cost
  * less per order: 400 against 100 (chosen while the worker shared the API's event loop and its
  * synchronous work stalled requests, which its own thread no longer does) took card orders from
  * 33.9 and 37.4% of baseline (c) to 41.2 and 42.4% in alternated runs (bench/FINDINGS.md,
