@@ -253,3 +253,15 @@ export async function recordEvent(
   );
   return rowCount === 1;
 }
+
+/** Operations the processor refused for good, newest first, for the operator. */
+export async function failedOperations(
+  q: Queryable,
+  limit = 100,
+): Promise<(OperationRow & { updated_at: Date })[]> {
+  const { rows } = await q.query<OperationRow & { updated_at: Date }>(
+    `SELECT * FROM card_payment_operations WHERE state = 'FAILED' ORDER BY updated_at DESC LIMIT $1`,
+    [limit],
+  );
+  return rows;
+}

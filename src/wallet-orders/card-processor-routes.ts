@@ -1,8 +1,14 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { ConnectorSignatureError, type ProcessorEvent } from '../cards/connector.ts';
 import { cardErrors } from '../cards/errors.ts';
-import { findPayment, updatePayment } from '../cards/payments-store.ts';
+import {
+  failedOperations,
+  findPayment,
+  paymentsNeedingAttention,
+  updatePayment,
+} from '../cards/payments-store.ts';
 import { ApiError } from '../platform/errors.ts';
+import { OPERATOR_SECURITY } from '../platform/http/openapi.ts';
 import { PAGE_SECURITY_HEADERS } from '../web/html.ts';
 import { onProcessorEvent, type Resolution, returnFromChallenge } from './card-payments.ts';
 import type { WalletOrdersDeps } from './deps.ts';
@@ -55,6 +61,7 @@ const EVENT_BODY_LIMIT = 256 * 1024;
  *   asks the processor for the payment, resolves the step, and sends the buyer on;
  * - `POST /v3/card-processor/{name}/events`: the processor's events (decision 107), verified
  *   over the raw bytes by the connector.
+ * - `GET /operator/v1/card-payments/attention`: what the operator decides (decisions 102, 104).
  * The path's token (HMAC of the order id) is the capability of the two pages.
  */
 export const cardProcessorRoutes: FastifyPluginAsync<{ ctx: WalletOrdersDeps }> = async (app, { ctx }) => {
@@ -115,6 +122,20 @@ export const cardProcessorRoutes: FastifyPluginAsync<{ ctx: WalletOrdersDeps }> 
     },
   );
 
+  app.get(
+    '/operator/v1/card-payments/attention',
+    {
+      schema: {
+        tags: ['Operator'],
+        security: OPERATOR_SECURITY,
+        summary: 'Card payments a remote processor left for the operator to decide',
+        description:
+          'Operator token only; served when a remote card processor is configured. `payments`: authorizations the processor never confirmed within the status poll’s bound (the order stays RUNNING_CHECKS; decide it from the processor’s dashboard). `operations`: captures, voids and refunds the processor refused, with its words; a refused capture is booked to `house:card-losses`.',
+      },
+    },
+    async () => needingAttention(ctx),
+  );
+
   app.post(
     `/v3/card-processor/${connector.name}/events`,
     {
@@ -153,6 +174,36 @@ async function settledOutcome(ctx: WalletOrdersDeps, orderId: string): Promise<s
   if (order.status === 'FAILED') return 'DECLINED';
   if (order.status !== 'RUNNING_CHECKS' || order.auth_state === 'PASSED') return 'APPROVED';
   return order.auth_state === 'PENDING' && order.auth_method === '3DS' ? 'PENDING' : 'NOT_PENDING';
+}
+
+/**
+ * The operator's view of what a remote processor left undecided: authorizations the status poll
+ * gave up on, and captures, voids and refunds the processor refused.
+ */
+async function needingAttention(ctx: WalletOrdersDeps) {
+  const [payments, operations] = await Promise.all([
+    paymentsNeedingAttention(ctx.db),
+    failedOperations(ctx.db),
+  ]);
+  return {
+    payments: payments.map((p) => ({
+      orderId: p.order_id,
+      processor: p.processor,
+      reference: p.reference,
+      state: p.state,
+      amount: p.amount,
+      currency: p.currency,
+      attention: p.attention,
+    })),
+    operations: operations.map((op) => ({
+      orderId: op.order_id,
+      kind: op.kind,
+      n: op.n,
+      amount: op.amount,
+      detail: op.detail,
+      at: op.updated_at.toISOString(),
+    })),
+  };
 }
 
 function outcomeOf(resolution: Resolution): string {

@@ -90,6 +90,14 @@ async function orderOf(db: pg.Pool, reservation: string) {
   return rows[0] as { id: string; status: string } | undefined;
 }
 
+async function captureDone(h: Pick<Harness, 'db'>, orderId: string): Promise<boolean> {
+  const { rows } = await h.db.query(
+    `SELECT state FROM card_payment_operations WHERE order_id = $1 AND kind = 'capture'`,
+    [orderId],
+  );
+  return rows[0]?.state === 'DONE';
+}
+
 function intentsOf(h: Pick<Harness, 'emulator'>, orderId: string) {
   return [...h.emulator.state.intents.values()].filter((intent) => intent.metadata?.order_id === orderId);
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectorProcessor } from '../../src/cards/connector-processor.ts';
-import type { TestApp } from '../helpers/app.ts';
+import { operatorHeaders, type TestApp } from '../helpers/app.ts';
 import { type PartnerCredentials, signedFetch } from '../helpers/partner.ts';
 import { ScriptedConnector } from '../helpers/scripted-connector.ts';
 import {
@@ -269,6 +269,18 @@ describe('a remote processor: the outbox', () => {
         { owner: 'external:card', amount: second.amount },
         { owner: 'house:card-losses', amount: `-${second.amount}` },
       ]);
+      const attention = await fetch(`${t.baseUrl}/operator/v1/card-payments/attention`, {
+        headers: operatorHeaders(),
+      });
+      expect(attention.status).toBe(200);
+      const seen = (await attention.json()) as {
+        operations: { orderId: string; kind: string; detail: string }[];
+      };
+      expect(seen.operations).toContainEqual(
+        expect.objectContaining({ orderId: secondId, kind: 'capture', detail: 'capture refused' }),
+      );
+      const anonymous = await fetch(`${t.baseUrl}/operator/v1/card-payments/attention`);
+      expect(anonymous.status).toBe(401);
     } finally {
       connector.refusals.delete('capture');
     }
