@@ -147,6 +147,8 @@ describe('SIGKILL at each step of a Stripe card order, then restart', () => {
     expect(
       await eventually(async () => (await orderOf(h.db, placed.reservation))?.status === 'COMPLETE', 40_000),
     ).toBe(true);
+    // Captured at delivery, by the capture's own job after the order's COMMIT.
+    expect(await eventually(() => captureDone(h, order!.id), 20_000)).toBe(true);
     await h.emulator.webhooks.idle();
     await expectConsistent(h);
     await server.stop();
@@ -164,13 +166,7 @@ describe('SIGKILL at each step of a Stripe card order, then restart', () => {
     await server.kill();
     server = await h.boot();
     const order = await orderOf(h.db, placed.reservation);
-    const done = await eventually(async () => {
-      const { rows } = await h.db.query(
-        `SELECT state FROM card_payment_operations WHERE order_id = $1 AND kind = 'capture'`,
-        [order!.id],
-      );
-      return rows[0]?.state === 'DONE';
-    }, 40_000);
+    const done = await eventually(() => captureDone(h, order!.id), 40_000);
     expect(done).toBe(true);
     const captures = h.emulator.requests.filter((r) => r.path.endsWith('/capture'));
     expect(new Set(captures.map((r) => r.idempotencyKey)).size).toBe(1);
@@ -195,14 +191,8 @@ describe('SIGKILL at each step of a Stripe card order, then restart', () => {
     expect(
       await eventually(async () => (await orderOf(h.db, placed.reservation))?.status === 'COMPLETE', 40_000),
     ).toBe(true);
-    await eventually(async () => {
-      const order = await orderOf(h.db, placed.reservation);
-      const { rows } = await h.db.query(
-        `SELECT state FROM card_payment_operations WHERE order_id = $1 AND kind = 'capture'`,
-        [order!.id],
-      );
-      return rows[0]?.state === 'DONE';
-    }, 20_000);
+    const order = await orderOf(h.db, placed.reservation);
+    expect(await eventually(() => captureDone(h, order!.id), 20_000)).toBe(true);
     await expectConsistent(h);
     await server.stop();
   }, 90_000);
