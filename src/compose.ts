@@ -38,7 +38,12 @@ import { bankMethodFor } from './users/payment-methods-service.ts';
 import { userExists } from './users/transfer-standing.ts';
 import { groupedUserSnapshots } from './users/users-service.ts';
 import { findUserOwner } from './users/users-store.ts';
-import { type CodeSender, sandboxCodeSender, undeliveredCodes } from './wallet-orders/code-sender.ts';
+import {
+  type CodeSender,
+  sandboxCodeSender,
+  smsCodeSender,
+  undeliveredCodes,
+} from './wallet-orders/code-sender.ts';
 import type { WalletOrdersDeps } from './wallet-orders/deps.ts';
 import { createOrderPlacement } from './wallet-orders/order-groups.ts';
 import { onOrderDeliveries, onOrderDelivery } from './wallet-orders/transitions.ts';
@@ -100,8 +105,9 @@ export function environmentOf(config: Config): Environment {
  * bank and identity checks. Production: the real systems
  * configured, and for those not integrated yet an implementation that refuses or waits
  * (card orders answer 503, payouts on a chain without an RPC URL and bank transfers are refused,
- * codes go undelivered, bank accounts stay PENDING, identity goes to operator review). A chain
- * with an RPC URL has its real backend in both. `db` serves the price feed's settings reads.
+ * SMS codes go through Twilio when it is configured and otherwise refuse the orders that need
+ * them, bank accounts stay PENDING, identity goes to operator review). A chain with an RPC URL
+ * has its real backend in both. `db` serves the price feed's settings reads.
  */
 export async function portsFor(config: Config, db: Db): Promise<Ports> {
   const realChains = await evmBackends(config);
@@ -127,11 +133,18 @@ export async function portsFor(config: Config, db: Db): Promise<Ports> {
   return {
     ...shared,
     chains: realChains,
-    codeSender: undeliveredCodes,
+    codeSender: await productionCodeSender(config),
     bankAccounts: undefined,
     bankTransfers: undefined,
     identityCheck: operatorReview,
   };
+}
+
+/** Twilio when configured; the SDK loads only then. */
+async function productionCodeSender(config: Config): Promise<CodeSender> {
+  if (!config.twilio) return undeliveredCodes;
+  const { twilioSmsChannel } = await import('./wallet-orders/twilio-sms.ts');
+  return smsCodeSender(twilioSmsChannel(config.twilio));
 }
 
 /**

@@ -9,6 +9,7 @@ import {
   parseEvmSendSettings,
 } from './chains/evm/settings.ts';
 import { ConfigError } from './config-error.ts';
+import { parseTwilioSettings, type TwilioSettings } from './wallet-orders/twilio-settings.ts';
 
 export { ConfigError };
 
@@ -95,6 +96,8 @@ export interface Config {
    * fills it in (production requires it when a chain is configured). Never logged.
    */
   custodySeed: string | undefined;
+  /** Production's SMS provider of the orders' codes; undefined: none (sandbox never sends any). */
+  twilio: TwilioSettings | undefined;
 }
 
 type Env = Record<string, string | undefined>;
@@ -331,5 +334,6 @@ export function loadConfig(env: Env = process.env): Config {
     evmChains,
     evmSends: parseEvmSendSettings(env),
     custodySeed,
+    twilio: parseTwilioSettings(env, runEnv === 'production'),
   };
 }

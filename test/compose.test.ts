@@ -37,6 +37,7 @@ function recordingProcessor(seen: AuthorizeRequest[]): CardProcessor {
 const authorized: AuthorizeRequest[] = [];
 const codes: { orderId: string; kind: string }[] = [];
 const codeSender: CodeSender = {
+  delivers: ['SMS', 'CARD2FA'],
   issue: (orderId, kind) => {
     codes.push({ orderId, kind });
     return '424242';

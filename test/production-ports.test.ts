@@ -51,7 +51,9 @@ describe('production without real outside systems', () => {
     expect((await prod.database.db.query('SELECT 1 FROM deposit_addresses')).rowCount).toBe(0);
   });
 
-  it('draws random six-digit codes, never the sandbox one', () => {
+  it('delivers no code (an order needing one is refused) and draws random six-digit codes, never the sandbox one', () => {
+    expect(prod.ctx.codeSender.delivers).toEqual([]);
+    expect(prod.ctx.codeSender.channel).toBeUndefined();
     const codes = Array.from({ length: 20 }, () => prod.ctx.codeSender.issue('WO_AAAAAAAAAAA', 'SMS'));
     for (const code of codes) expect(code).toMatch(/^\d{6}$/);
     expect(new Set(codes).size).toBeGreaterThan(1);

@@ -3,6 +3,8 @@ import { hmacSha256Hex, secretsEqual } from '../platform/crypto.ts';
 import { type Tx, withTransaction } from '../platform/db/pool.ts';
 import type { ApiError } from '../platform/errors.ts';
 import type { NewJob } from '../platform/jobs/queue.ts';
+import { codeDeliveryJob } from './code-delivery.ts';
+import type { CodeKind } from './code-sender.ts';
 import type { WalletOrdersDeps } from './deps.ts';
 import { FAILURES, type Failure, walletOrderErrors } from './errors.ts';
 import { authorizationExpiryJob, cardAuthorizeJob, enqueueProcessing } from './jobs.ts';
@@ -21,30 +23,43 @@ export const AUTHORIZATION_TTL_MS = 10 * 60 * 1000;
 export const MAX_CODE_ATTEMPTS = 5;
 
 /** Codes are stored as keyed hashes bound to the order: a leaked table does not reveal them. */
-function codeHash(ctx: WalletOrdersDeps, orderId: string, kind: 'SMS' | 'CARD2FA', code: string): string {
+function codeHash(ctx: WalletOrdersDeps, orderId: string, kind: CodeKind, code: string): string {
   const key = createHmac('sha256', ctx.config.masterKey).update('rampart authorization codes v1').digest();
   return hmacSha256Hex(key, `${orderId}:${kind}:${code}`);
 }
 
 /**
  * The step the issuer asked for, as the new order's statement writes it (insertOrders): codes'
- * hashes, expiry by the service clock, and the job that fails it once expired (real time).
+ * hashes, expiry by the service clock, and its jobs: the one that fails it once expired (real
+ * time) and, where the code sender has a channel, the delivery of the SMS code after COMMIT
+ * (code-delivery.ts). The SMS code is always asked; the CARD2FA code only where the code sender
+ * delivers it (docs/contract.md, decision 124). A card that needs codes where none can be
+ * delivered is refused here, before anything is written.
  */
 export function authorizationStep(
   ctx: WalletOrdersDeps,
   orderId: string,
   method: 'CODES' | '3DS' | 'PROCESSOR',
-): { authorization: NewAuthorization; job: NewJob } {
+): { authorization: NewAuthorization; jobs: NewJob[] } {
   if (method === 'PROCESSOR') return processorStep(ctx, orderId);
-  const codes = method === 'CODES';
+  const jobs = [authorizationExpiryJob(orderId, ctx.clock.realNow() + AUTHORIZATION_TTL_MS)];
+  const expiresAtMs = ctx.clock.nowMs() + AUTHORIZATION_TTL_MS;
+  if (method === '3DS') {
+    return { authorization: { method, smsHash: null, card2faHash: null, expiresAtMs }, jobs };
+  }
+  const sender = ctx.codeSender;
+  if (!sender.delivers.includes('SMS')) throw walletOrderErrors.codesUndeliverable();
+  const sms = sender.issue(orderId, 'SMS');
+  if (sender.channel) jobs.push(codeDeliveryJob(ctx, orderId, 'SMS', sms));
+  const card2fa = sender.delivers.includes('CARD2FA') ? sender.issue(orderId, 'CARD2FA') : undefined;
   return {
     authorization: {
       method,
-      smsHash: codes ? codeHash(ctx, orderId, 'SMS', ctx.codeSender.issue(orderId, 'SMS')) : null,
-      card2faHash: codes ? codeHash(ctx, orderId, 'CARD2FA', ctx.codeSender.issue(orderId, 'CARD2FA')) : null,
-      expiresAtMs: ctx.clock.nowMs() + AUTHORIZATION_TTL_MS,
+      smsHash: codeHash(ctx, orderId, 'SMS', sms),
+      card2faHash: card2fa === undefined ? null : codeHash(ctx, orderId, 'CARD2FA', card2fa),
+      expiresAtMs,
     },
-    job: authorizationExpiryJob(orderId, ctx.clock.realNow() + AUTHORIZATION_TTL_MS),
+    jobs,
   };
 }
 
@@ -62,7 +77,7 @@ function processorStep(ctx: WalletOrdersDeps, orderId: string) {
       card2faHash: null,
       expiresAtMs: ctx.clock.nowMs() + AUTHORIZATION_TTL_MS,
     },
-    job: cardAuthorizeJob(orderId, firstPollAtMs),
+    jobs: [cardAuthorizeJob(orderId, firstPollAtMs)],
   };
 }
 
@@ -73,12 +88,21 @@ const FIRST_POLL_MARGIN_MS = 5_000;
  * The SMS code step of an order a remote processor approved (card-payments.ts): an SMS code
  * only, CARD2FA counted as done (decision 105), with its 10 minutes from now.
  */
-export function codesStepFor(ctx: WalletOrdersDeps, orderId: string): NewAuthorization {
+export function codesStepFor(
+  ctx: WalletOrdersDeps,
+  orderId: string,
+): { authorization: NewAuthorization; jobs: NewJob[] } {
+  const sms = ctx.codeSender.issue(orderId, 'SMS');
+  const jobs = [authorizationExpiryJob(orderId, ctx.clock.realNow() + AUTHORIZATION_TTL_MS)];
+  if (ctx.codeSender.channel) jobs.push(codeDeliveryJob(ctx, orderId, 'SMS', sms));
   return {
-    method: 'CODES',
-    smsHash: codeHash(ctx, orderId, 'SMS', ctx.codeSender.issue(orderId, 'SMS')),
-    card2faHash: null,
-    expiresAtMs: ctx.clock.nowMs() + AUTHORIZATION_TTL_MS,
+    authorization: {
+      method: 'CODES',
+      smsHash: codeHash(ctx, orderId, 'SMS', sms),
+      card2faHash: null,
+      expiresAtMs: ctx.clock.nowMs() + AUTHORIZATION_TTL_MS,
+    },
+    jobs,
   };
 }
 
@@ -139,7 +163,7 @@ export async function submitCodes(ctx: WalletOrdersDeps, input: CodeSubmission) 
   return { walletOrderId: input.walletOrderId, success: true };
 }
 
-/** Which codes this submission carries and whether each matches. */
+/** Which codes this submission carries and whether each matches; a code the step never asked is refused. */
 function checkCodes(
   ctx: WalletOrdersDeps,
   orderId: string,
@@ -147,12 +171,11 @@ function checkCodes(
   input: CodeSubmission,
 ): { error: ApiError; matched?: never } | { error?: never; matched: { sms?: boolean; card2fa?: boolean } } {
   const wantsSms = input.type === 'SMS' || input.type === 'ALL';
-  const wantsCard = input.type === 'CARD2FA' || input.type === 'ALL';
+  const asksCard = a.card2fa_hash !== null;
+  if (input.type === 'CARD2FA' && !asksCard) return { error: walletOrderErrors.codeNotAsked('card2fa') };
+  const wantsCard = asksCard && (input.type === 'CARD2FA' || input.type === 'ALL');
   if (wantsSms && input.sms === undefined) return { error: walletOrderErrors.codeRequired('sms') };
   if (wantsCard && input.card2fa === undefined) return { error: walletOrderErrors.codeRequired('card2fa') };
-  // A step that asked no CARD2FA code (decision 105) takes none.
-  if (wantsCard && a.card2fa_hash === null) return { error: walletOrderErrors.noAuthorization() };
-  if (wantsSms && a.sms_hash === null) return { error: walletOrderErrors.noAuthorization() };
   const matched: { sms?: boolean; card2fa?: boolean } = {};
   if (wantsSms) matched.sms = secretsEqual(codeHash(ctx, orderId, 'SMS', input.sms!), a.sms_hash!);
   if (wantsCard)
@@ -178,7 +201,8 @@ async function recordAttempt(
     return { error: walletOrderErrors.codeMismatch(MAX_CODE_ATTEMPTS - attempts) };
   }
   const smsVerified = a.sms_verified || matched.sms === true;
-  const cardVerified = a.card2fa_verified || matched.card2fa === true;
+  // A step that never asked for the CARD2FA code passes on the SMS code alone.
+  const cardVerified = a.card2fa_verified || a.card2fa_hash === null || matched.card2fa === true;
   const passed = smsVerified && cardVerified;
   await updateAuthorization(
     tx,

@@ -276,8 +276,9 @@ async function resolveProcessorStep(
     case 'CAPTURED': {
       await updatePayment(tx, order.id, { state: 'AUTHORIZED', authorization_expires_at: expiresAt });
       if (await codesWanted(ctx, tx, order)) {
-        await replaceAuthorizationStep(tx, order.id, codesStepFor(ctx, order.id));
-        await enqueueJob(tx, authorizationExpiryJob(order.id, ctx.clock.realNow() + AUTHORIZATION_TTL_MS));
+        const step = codesStepFor(ctx, order.id);
+        await replaceAuthorizationStep(tx, order.id, step.authorization);
+        for (const job of step.jobs) await enqueueJob(tx, job);
         return { kind: 'codes' };
       }
       await updateAuthorization(tx, order.id, { state: 'PASSED' }, nowMs);
@@ -345,12 +346,13 @@ function declineReasonOf(snapshot: PaymentSnapshot): DeclineReason {
 /**
  * Whether an approved order asks the buyer for an SMS code (docs/contract.md decision 105):
  * `RAMPART_CARD_SMS_CODES` always, never, or on a card's first order (no earlier order of that
- * card reached PROCESSING). A CARD2FA code is asked only of a connector that carries statement
- * codes; none does yet.
+ * card reached PROCESSING), and only where the code sender delivers SMS. A CARD2FA code is
+ * asked only of a connector that carries statement codes; none does yet.
  */
 async function codesWanted(ctx: WalletOrdersDeps, tx: Tx, order: OrderRow): Promise<boolean> {
   const policy = ctx.config.cardSmsCodes;
-  if (policy === 'never') return false;
+  // Without a sender that delivers SMS no code can be asked: the processor's approval stands.
+  if (policy === 'never' || !ctx.codeSender.delivers.includes('SMS')) return false;
   if (policy === 'always') return true;
   return !(await cardHasPaidOrder(tx, order.card_fingerprint, order.id));
 }

@@ -44,6 +44,16 @@ export const walletOrderErrors = {
     new ApiError('FieldRequiredException', 'validation.fieldRequired', `Field ${field} is required.`, {
       problematicField: field,
     }),
+  codeNotAsked: (field: 'card2fa') =>
+    invalidValue(field, `This order asks for no ${field} code: submit type SMS.`, 'validation.codeNotAsked'),
+  /** docs/contract.md, decision 124: refused before anything is written, not left to expire. */
+  codesUndeliverable: () =>
+    new ApiError(
+      'ServiceUnavailableException',
+      'walletOrder.codesUndeliverable',
+      'This card needs an SMS code and no SMS provider is configured to send it: the order was not placed.',
+      { transient: false },
+    ),
   wrongReservation: () => invalidValue('reservation', 'reservation is not the reservation of this order.'),
   ownerFormat: () => invalidValue('owner', 'owner must be user:US_… naming one of your users.'),
 };

@@ -24,11 +24,11 @@ export function ordersOfProcessingJob(payload: Record<string, unknown>): string[
 }
 
 /**
- * What new orders queue: each authorization step's expiry job, and one processing job for all
- * the orders cleared (no step) by the same statement.
+ * What new orders queue: each authorization step's jobs (its expiry, a code's delivery), and one
+ * processing job for all the orders cleared (no step) by the same statement.
  */
 export function jobsOfNewOrders(writes: readonly NewOrderWrite[]): NewJob[] {
-  const jobs = writes.flatMap((write) => (write.step ? [write.step.job] : []));
+  const jobs = writes.flatMap((write) => write.step?.jobs ?? []);
   const cleared = writes.filter((write) => write.step === undefined).map((write) => write.order.id);
   if (cleared.length > 0) jobs.push(processingJob(cleared));
   return jobs;

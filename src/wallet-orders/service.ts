@@ -244,7 +244,7 @@ export async function authorizationState(
   return {
     walletOrderId: row.id,
     smsNeeded: waiting && a.method === 'CODES' && !a.sms_verified,
-    card2faNeeded: waiting && a.method === 'CODES' && !a.card2fa_verified,
+    card2faNeeded: waiting && a.method === 'CODES' && a.card2fa_hash !== null && !a.card2fa_verified,
     authorization3dsUrl: waiting && a.method === '3DS' ? `${base}${threeDsPath(ctx, row.id)}` : null,
   };
 }

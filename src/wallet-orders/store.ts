@@ -132,13 +132,13 @@ export interface NewAuthorization {
 
 /**
  * A new order with its card hold (ledger_place_holds' arguments) and, when the issuer asked for
- * one, its authorization step with the job that expires it, for insertOrders. An order without a
- * step is cleared for the worker.
+ * one, its authorization step with its jobs (the one that expires it, a code's delivery), for
+ * insertOrders. An order without a step is cleared for the worker.
  */
 export interface NewOrderWrite {
   order: NewOrder;
   hold: HoldArguments;
-  step?: { authorization: NewAuthorization; job: NewJob };
+  step?: { authorization: NewAuthorization; jobs: NewJob[] };
 }
 
 /** Types of the order columns that are not text, for insertOrders' jsonb_to_recordset. */

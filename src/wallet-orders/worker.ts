@@ -6,6 +6,7 @@ import { expireAuthorization } from './authorization.ts';
 import { CAPTURE_SWEEP_EVERY_MS, CAPTURE_SWEEP_JOB, captureAgingOrders } from './capture-sweep.ts';
 import { runPaymentOperation } from './card-payment-operations.ts';
 import { pollCardPayment } from './card-payments.ts';
+import { DELIVER_CODE_JOB, deliverCode } from './code-delivery.ts';
 import type { WalletOrdersDeps } from './deps.ts';
 import {
   CARD_AUTHORIZE_JOB,
@@ -16,7 +17,8 @@ import {
 import { processOrder, processOrders } from './transitions.ts';
 
 /**
- * The card orders' background work: processing cleared orders and expiring steps.
+ * The card orders' background work: processing cleared orders, expiring steps and delivering
+ * their codes.
  * `ordersPerTransaction`: the processing chunk (tests give a small one rather than place hundreds).
  */
 export function registerWalletOrderJobs(
@@ -29,6 +31,7 @@ export function registerWalletOrderJobs(
     processInChunks(ctx, jobs.flatMap(orderIdsOf), ordersPerTransaction),
   );
   runner.register(EXPIRE_AUTHORIZATION_JOB, (job) => expireAuthorization(ctx, String(job.payload.orderId)));
+  runner.register(DELIVER_CODE_JOB, (job) => deliverCode(ctx, job.payload));
   if (ctx.cardProcessor.remote) registerCardPaymentJobs(runner, ctx);
 }
 

@@ -187,3 +187,59 @@ describe('Stripe emulator validation', () => {
     expect(emulator.balance().usd).toBe(0);
   });
 });
+
+describe('Stripe emulator webhooks and keys', () => {
+  it('answers api_key_expired for an expired key', async () => {
+    const other = await startStripeEmulator({ webhookSecret: 'whsec_x', expiredKeys: ['sk_test_old'] });
+    try {
+      const r = await fetch(`${other.url}/v1/payment_intents/pi_x`, {
+        headers: { authorization: 'Bearer sk_test_old' },
+      });
+      expect(r.status).toBe(401);
+      expect(((await r.json()) as { error: { code: string } }).error.code).toBe('api_key_expired');
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('holds events while paused and sends them newest first when asked, each signed', async () => {
+    const seen: { type: string; objectId: string; signature: string | null }[] = [];
+    const { createServer } = await import('node:http');
+    const receiver = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const event = JSON.parse(Buffer.concat(chunks).toString()) as {
+          type: string;
+          data: { object: { id: string } };
+        };
+        const signature = (req.headers['stripe-signature'] as string) ?? null;
+        seen.push({ type: event.type, objectId: event.data.object.id, signature });
+        res.writeHead(200).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const port = (receiver.address() as { port: number }).port;
+    emulator.webhooks.pause();
+    emulator.webhooks.setUrl(`http://127.0.0.1:${port}/`);
+    try {
+      const id = await authorizedIntent('900');
+      await call('POST', `/v1/payment_intents/${id}/capture`);
+      const queued = emulator.webhooks.pending().map((e) => e.type);
+      expect(queued).toContain('payment_intent.amount_capturable_updated');
+      expect(queued).toContain('payment_intent.succeeded');
+      expect(seen).toHaveLength(0);
+      await emulator.webhooks.resume({ reverse: true });
+      expect(seen.map((s) => s.type)).toEqual([...queued].reverse());
+      expect(seen.every((s) => /^t=\d+,v1=[0-9a-f]{64}/.test(s.signature ?? ''))).toBe(true);
+      const succeeded = emulator.webhooks.events.find(
+        (e) => e.type === 'payment_intent.succeeded' && (e.data.object as { id: string }).id === id,
+      );
+      await emulator.webhooks.redeliver(succeeded?.id ?? '');
+      expect(seen.filter((s) => s.type === 'payment_intent.succeeded' && s.objectId === id)).toHaveLength(2);
+    } finally {
+      emulator.webhooks.setUrl(undefined);
+      await new Promise<void>((resolve) => receiver.close(() => resolve()));
+    }
+  });
+});

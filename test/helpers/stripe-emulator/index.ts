@@ -1,4 +1,15 @@
 // An emulator of Stripe's API for tests: not Stripe. The HTTP server the SDK is pointed at.
+//
+// What it serves: POST /v1/payment_methods, POST /v1/payment_intents (+ /capture, /cancel),
+// GET /v1/payment_intents/{id}, POST /v1/refunds, GET /v1/balance_transactions, GET /v1/payouts,
+// GET /v1/disputes/{id}, and the 3-D Secure page GET /3ds/{id}?result=approve|decline that
+// redirects to the intent's return_url with `payment_intent=…`. Objects start as Stripe's
+// published fixtures; parameters are checked as Stripe checks them; answers are replayed by
+// Idempotency-Key. Controls for tests: failNext (500, silent timeout, timeout after acting),
+// webhooks (pause, resume in reverse, redeliver, setUrl, idle), openDispute / closeDispute,
+// createPayout, balance, balanceTransactions, paymentIntent, requests (no card data kept).
+// Which test cards to type into Rampart (its BIN table refuses credit and prepaid cards):
+// STRIPE_TEST_CARDS in cards.ts.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type Stripe from 'stripe';
@@ -72,6 +83,13 @@ export interface StripeEmulator {
   createPayout(currency?: string): Stripe.Payout;
   balance(): Record<string, number>;
   balanceTransactions(): Stripe.BalanceTransaction[];
+  /** What `stripeConnector` needs to talk to this emulator. */
+  connectorOptions(timeoutMs?: number): {
+    secretKey: string;
+    webhookSecret: string;
+    apiUrl: string;
+    timeoutMs: number;
+  };
 }
 
 const json = (value: unknown) => JSON.stringify(value, null, 2);
@@ -98,6 +116,20 @@ function metadataOf(params: FormObject): Stripe.Metadata {
 function expandsOf(params: FormObject): string[] {
   const value = params.expand;
   return Array.isArray(value) ? (value as string[]) : [];
+}
+
+/**
+ * Stripe keeps the answer of a call that ran and then failed (a decline, a refused state change)
+ * under its idempotency key, but not of one refused before it ran (parameter validation, an
+ * unknown object): asking again with a corrected request is allowed.
+ */
+function ranBeforeFailing(error: StripeEmulatorError): boolean {
+  const { status, body } = error.answer;
+  if (status === 402) return true;
+  const code = body.error.code;
+  return (
+    status === 400 && code !== undefined && !code.startsWith('parameter_') && code !== 'resource_missing'
+  );
 }
 
 export async function startStripeEmulator(options: StripeEmulatorOptions): Promise<StripeEmulator> {
@@ -429,12 +461,7 @@ export async function startStripeEmulator(options: StripeEmulatorOptions): Promi
         if (!(error instanceof StripeEmulatorError)) throw error;
         status = error.answer.status;
         text = json(error.answer.body);
-        // Stripe keeps the answer of a call that ran (a decline, a state refusal) but not of one
-        // refused before it ran (authentication, parameter validation).
-        const ran =
-          status === 402 ||
-          (status === 400 && !/^parameter_|^idempotency/.test(error.answer.body.error.code ?? 'parameter_'));
-        if (!ran) {
+        if (!ranBeforeFailing(error)) {
           log(status);
           send(status, text);
           return;
@@ -495,5 +522,11 @@ export async function startStripeEmulator(options: StripeEmulatorOptions): Promi
     createPayout: (currency) => structuredClone(state.createPayout(currency)),
     balance: () => state.balance(),
     balanceTransactions: () => structuredClone(state.balanceTransactions),
+    connectorOptions: (timeoutMs = 5_000) => ({
+      secretKey,
+      webhookSecret: options.webhookSecret,
+      apiUrl: baseUrl,
+      timeoutMs,
+    }),
   };
 }

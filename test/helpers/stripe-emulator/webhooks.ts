@@ -69,7 +69,7 @@ export class WebhookSender {
     return [...this.queue];
   }
 
-  /** Sends a past event again, as Stripe does when it retries or when an operator resends it. */
+  /** Sends a past event again (a duplicate delivery), as Stripe does when it retries or an operator resends it. */
   redeliver(eventId: string): Promise<void> {
     const event = this.events.find((e) => e.id === eventId);
     if (!event) throw new Error(`emulator: no event ${eventId}`);
@@ -99,10 +99,12 @@ export class WebhookSender {
   private async post(event: Stripe.Event): Promise<void> {
     if (!this.url) return;
     const payload = JSON.stringify(event, null, 2);
+    // Signed at the wall clock's time, as Stripe signs: the receiver checks the timestamp against
+    // its own wall clock, whatever clock the emulator's objects are dated by.
     const header = Stripe.webhooks.generateTestHeaderString({
       payload,
       secret: this.secret,
-      timestamp: this.nowSeconds(),
+      timestamp: Math.floor(Date.now() / 1000),
     });
     try {
       const response = await fetch(this.url, {
