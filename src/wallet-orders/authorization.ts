@@ -7,7 +7,7 @@ import { codeDeliveryJob } from './code-delivery.ts';
 import type { CodeKind } from './code-sender.ts';
 import type { WalletOrdersDeps } from './deps.ts';
 import { FAILURES, type Failure, walletOrderErrors } from './errors.ts';
-import { authorizationExpiryJob, enqueueProcessing } from './jobs.ts';
+import { authorizationExpiryJob, cardAuthorizeJob, enqueueProcessing } from './jobs.ts';
 import {
   type AuthorizationRow,
   findAuthorization,
@@ -39,8 +39,9 @@ function codeHash(ctx: WalletOrdersDeps, orderId: string, kind: CodeKind, code: 
 export function authorizationStep(
   ctx: WalletOrdersDeps,
   orderId: string,
-  method: 'CODES' | '3DS',
+  method: 'CODES' | '3DS' | 'PROCESSOR',
 ): { authorization: NewAuthorization; jobs: NewJob[] } {
+  if (method === 'PROCESSOR') return processorStep(ctx, orderId);
   const jobs = [authorizationExpiryJob(orderId, ctx.clock.realNow() + AUTHORIZATION_TTL_MS)];
   const expiresAtMs = ctx.clock.nowMs() + AUTHORIZATION_TTL_MS;
   if (method === '3DS') {
@@ -62,11 +63,55 @@ export function authorizationStep(
   };
 }
 
+/**
+ * A remote processor's answer, awaited (docs/contract.md decision 101): no code, and no expiry
+ * that fails the order (a payment the processor has not answered is never guessed), and the
+ * status poll that asks for it if the request's own call does not get the answer.
+ */
+function processorStep(ctx: WalletOrdersDeps, orderId: string) {
+  const firstPollAtMs = ctx.clock.realNow() + ctx.config.cardProcessorTimeoutMs + FIRST_POLL_MARGIN_MS;
+  return {
+    authorization: {
+      method: 'PROCESSOR' as const,
+      smsHash: null,
+      card2faHash: null,
+      expiresAtMs: ctx.clock.nowMs() + AUTHORIZATION_TTL_MS,
+    },
+    jobs: [cardAuthorizeJob(orderId, firstPollAtMs)],
+  };
+}
+
+/** The first status poll runs after the request's own call had its full time, and this. */
+const FIRST_POLL_MARGIN_MS = 5_000;
+
+/**
+ * The SMS code step of an order a remote processor approved (card-payments.ts): an SMS code
+ * only, CARD2FA counted as done (decision 105), with its 10 minutes from now.
+ */
+export function codesStepFor(
+  ctx: WalletOrdersDeps,
+  orderId: string,
+): { authorization: NewAuthorization; jobs: NewJob[] } {
+  const sms = ctx.codeSender.issue(orderId, 'SMS');
+  const jobs = [authorizationExpiryJob(orderId, ctx.clock.realNow() + AUTHORIZATION_TTL_MS)];
+  if (ctx.codeSender.channel) jobs.push(codeDeliveryJob(ctx, orderId, 'SMS', sms));
+  return {
+    authorization: {
+      method: 'CODES',
+      smsHash: codeHash(ctx, orderId, 'SMS', sms),
+      card2faHash: null,
+      expiresAtMs: ctx.clock.nowMs() + AUTHORIZATION_TTL_MS,
+    },
+    jobs,
+  };
+}
+
 const expired = (ctx: WalletOrdersDeps, a: AuthorizationRow) => a.expires_at.getTime() <= ctx.clock.nowMs();
 
 /** Fails the order if its step is still pending past expiry; true when it did. */
 async function failIfExpired(ctx: WalletOrdersDeps, tx: Tx, order: OrderRow, a: AuthorizationRow) {
   if (order.status !== 'RUNNING_CHECKS' || a.state !== 'PENDING' || !expired(ctx, a)) return false;
+  if (a.method === 'PROCESSOR') return false;
   await failOrder(ctx, tx, order, a.method === 'CODES' ? FAILURES.codesExpired : FAILURES.threeDsExpired);
   return true;
 }
