@@ -9,11 +9,13 @@ import {
   type EntryArguments,
   expiredHoldIds,
   type HoldArguments,
+  holdStateById,
   ledgerPlaceHold,
   ledgerPostEntry,
   ledgerPostHold,
   ledgerSettleHold,
   ledgerVoidHold,
+  ownerMovements,
   unbalancedCurrencies,
 } from './store.ts';
 
@@ -194,6 +196,36 @@ export function settleHold(q: Queryable, holdId: number, entry: NewEntry): Promi
 /** Releases a pending hold back to available; exactly once, like postHold. */
 export function voidHold(q: Queryable, holdId: number): Promise<void> {
   return refusing(() => ledgerVoidHold(q, holdId));
+}
+
+/** Whether a hold is still pending, was posted (settled by an entry) or voided. */
+export function holdState(
+  q: Queryable,
+  holdId: number,
+): Promise<'pending' | 'posted' | 'voided' | undefined> {
+  return holdStateById(q, holdId);
+}
+
+/** One owner's movements in a period, per entry reference, kind and currency (signed sums). */
+export interface OwnerMovement {
+  reference: string | null;
+  kind: string;
+  currency: string;
+  amount: Money;
+}
+
+export async function movementsOf(
+  q: Queryable,
+  owner: string,
+  range: { fromMs: number; toMs: number },
+): Promise<OwnerMovement[]> {
+  const rows = await ownerMovements(q, owner, range.fromMs, range.toMs);
+  return rows.map((row) => ({
+    reference: row.reference,
+    kind: row.kind,
+    currency: row.currency,
+    amount: new Money(row.total),
+  }));
 }
 
 /** Pending holds past their expiry, for a worker to void one transaction each. */

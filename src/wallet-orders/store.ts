@@ -11,7 +11,8 @@ import { jobParams, type NewJob } from '../platform/jobs/queue.ts';
 
 /** SQL for wallet orders and their authorization steps (migrations/008_cards.sql). */
 
-export type OrderStatus = 'RUNNING_CHECKS' | 'PROCESSING' | 'COMPLETE' | 'FAILED';
+/** CHARGEBACK: a dispute is open or lost on a delivered order's charge (migration 067). */
+export type OrderStatus = 'RUNNING_CHECKS' | 'PROCESSING' | 'COMPLETE' | 'FAILED' | 'CHARGEBACK';
 
 export interface OrderRow {
   id: string;
@@ -290,7 +291,8 @@ export async function lockWorkerOrders(q: Queryable, ids: readonly string[]): Pr
 // $2 is text in both places (status is a domain over text, migration 017).
 const STATUS_UPDATE = `UPDATE wallet_orders SET status = $2::text, updated_at = to_timestamp($3::bigint / 1000.0),
     transfer_id = COALESCE($4, transfer_id), error_code = $5, error_message = $6,
-    completed_at = CASE WHEN $2::text IN ('COMPLETE', 'FAILED') THEN to_timestamp($3::bigint / 1000.0) ELSE completed_at END
+    completed_at = CASE WHEN $2::text IN ('COMPLETE', 'FAILED')
+      THEN COALESCE(completed_at, to_timestamp($3::bigint / 1000.0)) ELSE completed_at END
   WHERE id = $1`;
 
 /** The webhook target of changed order `u`: the order's account's, else its partner's. */

@@ -14,7 +14,8 @@ import {
 import { deliveryOf } from './delivery-transfer.ts';
 import type { WalletOrdersDeps } from './deps.ts';
 import type { Failure } from './errors.ts';
-import { captureEntry, deliveryEntry, refundEntry, releaseCardHold } from './ledger.ts';
+import { captureEntry, deliveryEntry, releaseCardHold } from './ledger.ts';
+import { DELIVERY_FAILURE_REFUND, type RefundRequest, recordVoid, refundCapture } from './refund-records.ts';
 import {
   failPendingAuthorization,
   lockOrder,
@@ -62,33 +63,33 @@ async function moveTo(
 
 /**
  * Before capture: void the authorization and the ledger hold, release the limits spend. After
- * capture (delivery failed): refund the card and reverse the capture entry.
+ * capture (delivery failed, or a refund before delivery): refund the card and reverse the capture
+ * entry. `refund` names who asked for it when someone did (refunds.ts): the void or refund is
+ * recorded as theirs.
  */
 export async function failOrder(
   ctx: WalletOrdersDeps,
   tx: Tx,
   order: OrderRow,
   failure: Failure,
+  refund?: RefundRequest,
 ): Promise<void> {
-  if (order.status === 'COMPLETE' || order.status === 'FAILED') return;
+  if (order.status !== 'RUNNING_CHECKS' && order.status !== 'PROCESSING') return;
   const processor = ctx.cardProcessor;
   // The limit keys first, as order creation takes them before the external:card balance row:
   // the other way round, a failing order and a new one on the same card could deadlock.
   await releaseSpend(tx, order.id);
-  let refund: NewEntry | undefined;
+  let reversal: NewEntry | undefined;
   if (order.status === 'RUNNING_CHECKS') {
     await processor.void(tx, order.id);
     await releaseCardHold(tx, order);
     if (order.auth_method !== null) await failPendingAuthorization(tx, order.id, ctx.clock.nowMs());
+    if (refund) await recordVoid(ctx, tx, order, refund);
   } else {
-    await processor.refund(tx, order.id, {
-      refundId: `${order.id}-delivery`,
-      amount: new Money(order.source_amount),
-    });
+    reversal = await refundCapture(ctx, tx, order, refund ?? DELIVERY_FAILURE_REFUND);
     await failOrderTransfer(ctx, tx, order.transfer_id, failure.message);
-    refund = refundEntry(order);
   }
-  await moveTo(ctx, tx, order, { status: 'FAILED', failure, entry: refund });
+  await moveTo(ctx, tx, order, { status: 'FAILED', failure, entry: reversal });
 }
 
 /** Still waiting for the worker: checks passed and no authorization step left pending. */
