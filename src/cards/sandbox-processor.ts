@@ -223,8 +223,8 @@ function decline(request: AuthorizeRequest, behaviour: string): AuthorizeResult 
 /** One conditional update: a repeat finds the rows already moved and changes nothing. */
 async function move(q: Queryable, orderIds: readonly string[], from: string, to: string): Promise<void> {
   await q.query(
-    `UPDATE sandbox_card_authorizations SET state = $3, updated_at = now(),
-       captured_at = CASE WHEN $3 = 'CAPTURED' THEN now() ELSE captured_at END
+    `UPDATE sandbox_card_authorizations SET state = $3::text, updated_at = now(),
+       captured_at = CASE WHEN $3::text = 'CAPTURED' THEN now() ELSE captured_at END
      WHERE order_id = ANY($1::text[]) AND state = $2`,
     [orderIds, from, to],
   );

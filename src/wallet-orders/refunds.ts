@@ -3,7 +3,7 @@ import { stopChainSend } from '../chains/port.ts';
 import type { Scope } from '../identity/types.ts';
 import { holdState, type NewEntry, postEntry } from '../ledger/service.ts';
 import type { Tx } from '../platform/db/pool.ts';
-import { Money, parsePositiveAmount } from '../platform/money.ts';
+import { currencyScale, Money, parsePositiveAmount } from '../platform/money.ts';
 import type { WalletOrdersDeps } from './deps.ts';
 import { FAILURES, walletOrderErrors } from './errors.ts';
 import { failedRefundEntry, refundEntry, refundLossEntry } from './ledger.ts';
@@ -151,7 +151,8 @@ export async function refundByOperator(
     .minus(new Money(await withdrawnByDisputes(tx, order.id)));
   const amount = asked ?? left;
   if (amount.gt(left) || left.lte(0)) {
-    throw walletOrderErrors.refundExceedsCaptured(Money.max(left, 0).toFixed(), order.source_currency);
+    const scale = currencyScale(order.source_currency);
+    throw walletOrderErrors.refundExceedsCaptured(Money.max(left, 0).toFixed(scale), order.source_currency);
   }
   const kind = amount.eq(charged) ? 'FULL' : 'PARTIAL';
   return refundDelivered(ctx, tx, order, { amount, kind, request }, earlier);
