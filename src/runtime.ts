@@ -29,7 +29,7 @@ import { JobRunner } from './platform/jobs/runner.ts';
 import { loggerOptions } from './platform/logger.ts';
 import { registerTransferJobs } from './transfers/lifecycle.ts';
 import { registerUserJobs } from './users/jobs.ts';
-import { registerWalletOrderJobs } from './wallet-orders/worker.ts';
+import { registerCaptureSweep, registerWalletOrderJobs } from './wallet-orders/worker.ts';
 import { startWorkerThread, type WorkerThreadHost } from './worker-thread-host.ts';
 
 export type Mode = 'serve' | 'worker';
@@ -251,6 +251,7 @@ async function startOn(config: Config, mode: Mode, opened: OpenedDatabase): Prom
     await registerGrowthAnalyze(jobs, workerDb, RAMPART_TABLES, GROWTH_ANALYZED_AT_ANY_SIZE);
     registerUserJobs(jobs, workerCtx);
     registerWalletOrderJobs(jobs, workerCtx);
+    await registerCaptureSweep(jobs, workerCtx);
     await registerChainSettlers(jobs, workerCtx);
     await registerChainWatchers(jobs, workerCtx);
     await registerTransferJobs(jobs, workerCtx);

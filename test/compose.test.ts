@@ -22,6 +22,7 @@ import {
 function recordingProcessor(seen: AuthorizeRequest[]): CardProcessor {
   return {
     simulatesIssuer: false,
+    authorizationLifetimeMs: 7 * 24 * 3600 * 1000,
     authorize: (_q: Queryable, calls) =>
       calls.map(async ({ request }) => {
         seen.push(request);

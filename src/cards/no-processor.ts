@@ -1,5 +1,5 @@
 import { cardErrors } from './errors.ts';
-import type { CardProcessor } from './processor.ts';
+import { CARD_AUTHORIZATION_LIFETIME_MS, type CardProcessor } from './processor.ts';
 
 /**
  * Production's processor until a real one is configured: card orders answer 503 rather than
@@ -8,6 +8,7 @@ import type { CardProcessor } from './processor.ts';
  */
 export const noCardProcessor: CardProcessor = {
   simulatesIssuer: false,
+  authorizationLifetimeMs: CARD_AUTHORIZATION_LIFETIME_MS,
   authorize: (_q, calls) => calls.map(() => Promise.reject(cardErrors.noProcessor())),
   capture: () => Promise.reject(cardErrors.noProcessor()),
   void: () => Promise.reject(cardErrors.noProcessor()),

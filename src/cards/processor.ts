@@ -15,6 +15,12 @@ export interface CardProcessor {
   /** The issuer's 3-D Secure page is served by Rampart itself (the sandbox's simulated issuer). */
   readonly simulatesIssuer: boolean;
   /**
+   * How long an authorization can still be captured: the order's ledger hold lives as long, and
+   * the worker captures an order still undelivered a margin before it ends (docs/contract.md,
+   * decision 112).
+   */
+  readonly authorizationLifetimeMs: number;
+  /**
    * Authorises each call's amount: one answer per call, in order, each settling on its own (a
    * slow issuer holds up only its own call). Calls made together are the orders of one group
    * (wallet-orders/order-groups.ts); the sandbox writes their records in one statement. A call's
@@ -22,8 +28,8 @@ export interface CardProcessor {
    */
   authorize(q: Queryable, calls: readonly AuthorizeCall[]): Promise<AuthorizeResult>[];
   /**
-   * Captures the orders' holds once their crypto is delivered (or their hold nears expiry);
-   * the worker captures the orders it settles together at once. The sandbox captures in `q`; a
+   * Captures the orders' holds once their crypto is delivered (or their authorization nears the
+   * end of its lifetime); the worker captures the orders it settles together at once. The sandbox captures in `q`; a
    * remote processor records the capture to make in `q` and makes it after COMMIT (its job), so
    * a rolled-back transaction asks for nothing.
    */
@@ -54,6 +60,12 @@ export interface CardProcessor {
    */
   applePayCard?(token: ApplePayToken, nowMs: number): CardInput;
 }
+
+/**
+ * Seven days: how long Stripe lets an online card payment's authorization be captured, and what
+ * the sandbox gives its own.
+ */
+export const CARD_AUTHORIZATION_LIFETIME_MS = 7 * 24 * 3600 * 1000;
 
 export interface CardRefund {
   /**

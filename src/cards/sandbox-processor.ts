@@ -4,16 +4,17 @@ import { lookupBin } from './bins.ts';
 import type { CardInput } from './card-input.ts';
 import type { TimeRange } from './connector.ts';
 import { cardErrors } from './errors.ts';
-import type {
-  ApplePayToken,
-  AuthorizeCall,
-  AuthorizeRequest,
-  AuthorizeResult,
-  CardProcessor,
-  CardRefund,
-  DisputeAction,
-  DisputeEvent,
-  ProcessorBooks,
+import {
+  type ApplePayToken,
+  type AuthorizeCall,
+  type AuthorizeRequest,
+  type AuthorizeResult,
+  CARD_AUTHORIZATION_LIFETIME_MS,
+  type CardProcessor,
+  type CardRefund,
+  type DisputeAction,
+  type DisputeEvent,
+  type ProcessorBooks,
 } from './processor.ts';
 import {
   closeSandboxDispute,
@@ -47,6 +48,7 @@ function abortableDelay(ms: number, signal: AbortSignal): Promise<void> {
  */
 export const sandboxProcessor: CardProcessor = {
   simulatesIssuer: true,
+  authorizationLifetimeMs: CARD_AUTHORIZATION_LIFETIME_MS,
   authorize(q: Queryable, calls: readonly AuthorizeCall[]): Promise<AuthorizeResult>[] {
     const behaviours = calls.map((call) => testCardBehaviour(call.request.card.pan));
     const declines = calls.map((call, index) => decline(call.request, behaviours[index]!));

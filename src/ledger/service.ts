@@ -9,13 +9,13 @@ import {
   type EntryArguments,
   expiredHoldIds,
   type HoldArguments,
-  holdStateById,
   ledgerPlaceHold,
   ledgerPostEntry,
   ledgerPostHold,
   ledgerSettleHold,
   ledgerVoidHold,
   ownerMovements,
+  pendingHoldsExpiringBy,
   unbalancedCurrencies,
 } from './store.ts';
 
@@ -198,14 +198,6 @@ export function voidHold(q: Queryable, holdId: number): Promise<void> {
   return refusing(() => ledgerVoidHold(q, holdId));
 }
 
-/** Whether a hold is still pending, was posted (settled by an entry) or voided. */
-export function holdState(
-  q: Queryable,
-  holdId: number,
-): Promise<'pending' | 'posted' | 'voided' | undefined> {
-  return holdStateById(q, holdId);
-}
-
 /** One owner's movements in a period, per entry reference, kind and currency (signed sums). */
 export interface OwnerMovement {
   reference: string | null;
@@ -226,6 +218,19 @@ export async function movementsOf(
     currency: row.currency,
     amount: new Money(row.total),
   }));
+}
+
+/**
+ * An owner's pending holds (id and reference) that expire by `byMs`, soonest first: what its
+ * module must settle before they do (card orders' authorizations).
+ */
+export function holdsExpiringBy(
+  q: Queryable,
+  owner: string,
+  byMs: number,
+  limit: number,
+): Promise<{ id: number; reference: string | null }[]> {
+  return pendingHoldsExpiringBy(q, owner, byMs, limit);
 }
 
 /** Pending holds past their expiry, for a worker to void one transaction each. */

@@ -113,6 +113,20 @@ export async function expiredHoldIds(q: Queryable, nowMs: number, limit: number)
   return rows.map((row) => row.id);
 }
 
+/**
+ * One owner's pending holds expiring by `byMs`, soonest first, with their references: a walk of
+ * the pending holds' expiry index (005's ledger_holds_pending), never of settled ones.
+ */
+export async function pendingHoldsExpiringBy(q: Queryable, owner: string, byMs: number, limit: number) {
+  const { rows } = await q.query<{ id: string; reference: string | null }>(
+    `SELECT id, reference FROM ledger_holds
+     WHERE state = 'pending' AND expires_at <= to_timestamp($2::bigint / 1000.0) AND owner = $1
+     ORDER BY expires_at LIMIT $3`,
+    [owner, byMs, limit],
+  );
+  return rows.map((row) => ({ id: Number(row.id), reference: row.reference }));
+}
+
 export async function balanceRows(q: Queryable, owner: string) {
   const { rows } = await q.query<{ currency: string; total: string; available: string }>(
     // A system owner's balance is spread over stripes (migration 014); a customer's is one row.
@@ -182,15 +196,6 @@ export async function currencyTotals(q: Queryable, currencies: readonly string[]
     [currencies],
   );
   return rows;
-}
-
-/** A hold's state: pending, posted (settled by an entry) or voided; undefined for an unknown id. */
-export async function holdStateById(q: Queryable, holdId: number) {
-  const { rows } = await q.query<{ state: 'pending' | 'posted' | 'voided' }>(
-    'SELECT state FROM ledger_holds WHERE id = $1',
-    [holdId],
-  );
-  return rows[0]?.state;
 }
 
 /**

@@ -274,7 +274,7 @@ function orderWrite(ctx: WalletOrdersDeps, draft: OrderDraft, step: Authorizatio
     card_last4: card.last4,
     card_fingerprint: prepared.fingerprint,
   };
-  const hold = cardHoldArguments(orderId, quote.sourceCurrency, quote.sourceAmount, nowMs);
+  const hold = cardHoldArguments(ctx.cardProcessor, orderId, quote.sourceCurrency, quote.sourceAmount, nowMs);
   return authorization ? { order, hold, step: authorization } : { order, hold };
 }
 

@@ -1,5 +1,5 @@
 import type { DisputeSnapshot, ProcessorEvent } from '../cards/connector.ts';
-import { holdState, postEntry } from '../ledger/service.ts';
+import { postEntry } from '../ledger/service.ts';
 import type { Tx } from '../platform/db/pool.ts';
 import { Money } from '../platform/money.ts';
 import type { WalletOrdersDeps } from './deps.ts';
@@ -70,7 +70,7 @@ async function recordDispute(ctx: WalletOrdersDeps, tx: Tx, order: OrderRow, eve
  * is left of the captured charge after the refunds and the order's other disputes.
  */
 async function withdrawable(tx: Tx, order: OrderRow, dispute: DisputeSnapshot): Promise<Money> {
-  if (order.hold_id === null || (await holdState(tx, order.hold_id)) !== 'posted') return new Money(0);
+  if (order.captured_at === null) return new Money(0);
   const refunded = (await refundsOf(tx, order.id))
     .filter((row) => row.kind !== 'VOID' && row.status !== 'FAILED' && row.booking !== 'NONE')
     .reduce((sum, row) => sum.plus(row.amount), new Money(0));

@@ -1,3 +1,4 @@
+import type { CardProcessor } from '../cards/processor.ts';
 import { type Network, parseChainSrn } from '../chains/addresses.ts';
 import { holdArguments, type NewEntry, voidHold } from '../ledger/service.ts';
 import type { Tx } from '../platform/db/pool.ts';
@@ -6,34 +7,49 @@ import type { OrderRow } from './store.ts';
 
 /**
  * A card order's money on the ledger (DESIGN.md "Ledger"):
- * - authorised: a hold on `external:card` for the charged amount (the card network owes it);
- * - captured (PROCESSING): one entry settles the hold: the charge leaves `external:card`, the
+ * - authorised: a hold on `external:card` for the charged amount (the card network owes it),
+ *   held through PROCESSING until the capture;
+ * - captured (with the delivery, or before the authorization expires: docs/contract.md,
+ *   decisions 110 and 112): one entry settles the hold: the charge leaves `external:card`, the
  *   source-currency fee goes to `house:fees` and the rest to `house:fx`;
  * - delivered: the crypto leaves `house:inventory` (the house's coin of that currency, hence of
  *   that chain, which the operator funds through the house's deposit address) for the customer's
  *   destination (`account:AC_…` for custody, `external:chain:<chain>` for an address; the network
  *   fee stays with house:fx, which was paid for it in the charge);
- * - refunded before delivery (a failed delivery, a partner's or the operator's refund): the capture
- *   entry is reversed;
+ * - refunded before delivery (a failed delivery once the sweep had captured, a partner's or the
+ *   operator's refund): the capture entry is reversed;
  * - refunded after delivery (the operator, or the processor on its own): the loss account below;
  * - disputed: the chargebacks account below, and back when the dispute is won.
- * A void before capture only releases the hold: nothing was ever posted.
+ * A void before capture (a failure, delivery's or a refund's included) only releases the hold:
+ * nothing was ever posted.
  */
-const HOLD_LIFETIME_MS = 7 * 24 * 3600 * 1000;
 /** Contract decision 84: what deliveries draw on; below zero, the operator's shortfall. */
 const HOUSE_INVENTORY = 'house:inventory';
 const reference = (orderId: string) => `order:${orderId}`;
+/** Who holds a card order's money until the capture: the card network. */
+export const CARD_HOLDER = 'external:card';
+/** The order a card hold is for, from its reference (undefined for any other hold). */
+export const orderOfHold = (holdReference: string | null) =>
+  holdReference?.startsWith('order:') ? holdReference.slice('order:'.length) : undefined;
 
 /**
  * The card hold as ledger_place_holds' arguments (migration 019): the order's insert places it in
- * its own statement (insertOrders), so the hold costs no round trip of its own.
+ * its own statement (insertOrders), so the hold costs no round trip of its own. It expires when
+ * the processor's authorization does: the sweep that captures aging authorizations finds them by
+ * their holds (capture-sweep.ts).
  */
-export function cardHoldArguments(orderId: string, currency: string, amount: Money, nowMs: number) {
+export function cardHoldArguments(
+  processor: Pick<CardProcessor, 'authorizationLifetimeMs'>,
+  orderId: string,
+  currency: string,
+  amount: Money,
+  nowMs: number,
+) {
   return holdArguments({
-    owner: 'external:card',
+    owner: CARD_HOLDER,
     currency,
     amount,
-    expiresAtMs: nowMs + HOLD_LIFETIME_MS,
+    expiresAtMs: nowMs + processor.authorizationLifetimeMs,
     reference: reference(orderId),
   });
 }
@@ -49,8 +65,9 @@ function sourceFee(order: Pick<OrderRow, 'fees' | 'source_currency'>): Money {
 
 /**
  * The capture: one entry settles the card hold, the charge leaving external:card, its fee to
- * house:fees and the rest to house:fx. Booked by the PROCESSING status change (moveTo), or on
- * its own (settleHold).
+ * house:fees and the rest to house:fx. Booked with the delivery by the COMPLETE status change
+ * (setStatuses), by the sweep before the authorization expires (markCaptured), or on its own
+ * (settleHold, custody destinations).
  */
 export function captureEntry(
   order: Pick<OrderRow, 'id' | 'hold_id' | 'source_amount' | 'source_currency' | 'fees'>,

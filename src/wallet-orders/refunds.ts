@@ -1,7 +1,7 @@
 import type { ProcessorEvent, RefundSnapshot } from '../cards/connector.ts';
 import { stopChainSend } from '../chains/port.ts';
 import type { Scope } from '../identity/types.ts';
-import { holdState, type NewEntry, postEntry } from '../ledger/service.ts';
+import { type NewEntry, postEntry } from '../ledger/service.ts';
 import type { Tx } from '../platform/db/pool.ts';
 import { currencyScale, Money, parsePositiveAmount } from '../platform/money.ts';
 import type { WalletOrdersDeps } from './deps.ts';
@@ -142,7 +142,7 @@ export async function refundByOperator(
     }
     return refundUndelivered(ctx, tx, order, request);
   }
-  if (order.hold_id === null || (await holdState(tx, order.hold_id)) !== 'posted') {
+  if (order.captured_at === null) {
     throw walletOrderErrors.refundNotRefundable('The order’s charge was never captured: nothing to refund.');
   }
   const earlier = await refundsOf(tx, order.id);

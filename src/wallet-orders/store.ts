@@ -51,6 +51,8 @@ export interface OrderRow {
   created_at: Date;
   updated_at: Date;
   completed_at: Date | null;
+  /** When the card was captured; null while the authorization is only held (migration 065). */
+  captured_at: Date | null;
   /** Joined from wallet_order_authorizations: the step the issuer asked for, and where it stands. */
   auth_method: 'CODES' | '3DS' | null;
   auth_state: 'PENDING' | 'PASSED' | 'FAILED' | null;
@@ -81,6 +83,7 @@ export type NewOrder = Omit<
   | 'created_at'
   | 'updated_at'
   | 'completed_at'
+  | 'captured_at'
   | 'auth_method'
   | 'auth_state'
 >;
@@ -269,6 +272,7 @@ export type WorkerOrderRow = Pick<
   | 'fees'
   | 'hold_id'
   | 'transfer_id'
+  | 'captured_at'
 >;
 
 /**
@@ -280,7 +284,7 @@ export async function lockWorkerOrders(q: Queryable, ids: readonly string[]): Pr
   const { rows } = await q.query<WorkerOrderRow>(
     `SELECT o.id, o.status, a.state AS auth_state, o.partner_id, o.account_id, o.owner, o.dest,
        o.source_currency, o.source_amount, o.purchase_amount, o.dest_currency, o.dest_amount,
-       o.exchange_rate, o.fees, o.hold_id, o.transfer_id
+       o.exchange_rate, o.fees, o.hold_id, o.transfer_id, o.captured_at
      FROM wallet_orders o LEFT JOIN wallet_order_authorizations a ON a.order_id = o.id
      WHERE o.id = ANY($1::text[]) ORDER BY o.id FOR UPDATE OF o`,
     [ids],
@@ -288,11 +292,60 @@ export async function lockWorkerOrders(q: Queryable, ids: readonly string[]): Pr
   return rows;
 }
 
+/**
+ * Of the orders named, those PROCESSING, not captured and authorized by `authorizedByMs`, locked
+ * in id order as lockWorkerOrders locks them; an order another transaction has locked (its
+ * delivery settling, say) is skipped, not waited for: that transaction captures it, or the next
+ * sweep does.
+ */
+export async function lockUncapturedOrders(
+  q: Queryable,
+  ids: readonly string[],
+  authorizedByMs: number,
+): Promise<WorkerOrderRow[]> {
+  const { rows } = await q.query<WorkerOrderRow>(
+    `SELECT o.id, o.status, NULL AS auth_state, o.partner_id, o.account_id, o.owner, o.dest,
+       o.source_currency, o.source_amount, o.purchase_amount, o.dest_currency, o.dest_amount,
+       o.exchange_rate, o.fees, o.hold_id, o.transfer_id, o.captured_at
+     FROM wallet_orders o
+     WHERE o.id = ANY($1::text[]) AND o.status = 'PROCESSING' AND o.captured_at IS NULL
+       AND o.created_at <= to_timestamp($2::bigint / 1000.0)
+     ORDER BY o.id FOR UPDATE OF o SKIP LOCKED`,
+    [ids, authorizedByMs],
+  );
+  return rows;
+}
+
+/**
+ * Orders captured ahead of their delivery (the sweep): their capture entries settle their holds
+ * (ledger_settle_holds, one currency) and `captured_at` is set, in one statement. The status
+ * stays PROCESSING, so no webhook goes out.
+ */
+export async function markCaptured(
+  q: Queryable,
+  orderIds: readonly string[],
+  booked: Required<MovedOrdersEntries>,
+  nowMs: number,
+): Promise<void> {
+  try {
+    await q.query(
+      `WITH e AS (SELECT ledger_settle_holds($3::bigint[], ${entriesParams(4)}) AS ids)
+       UPDATE wallet_orders SET captured_at = to_timestamp($2::bigint / 1000.0)
+       WHERE id = ANY($1::text[]) AND (SELECT ids FROM e) IS NOT NULL`,
+      [orderIds, nowMs, booked.holdIds, ...entriesValues(booked.entries)],
+    );
+  } catch (error) {
+    throw ledgerRefusal(error);
+  }
+}
+
 // $2 is text in both places (status is a domain over text, migration 017).
+// A COMPLETE order was captured (decision 110): then, unless the sweep captured it before.
 const STATUS_UPDATE = `UPDATE wallet_orders SET status = $2::text, updated_at = to_timestamp($3::bigint / 1000.0),
     transfer_id = COALESCE($4, transfer_id), error_code = $5, error_message = $6,
     completed_at = CASE WHEN $2::text IN ('COMPLETE', 'FAILED')
-      THEN COALESCE(completed_at, to_timestamp($3::bigint / 1000.0)) ELSE completed_at END
+      THEN COALESCE(completed_at, to_timestamp($3::bigint / 1000.0)) ELSE completed_at END,
+    captured_at = CASE WHEN $2::text = 'COMPLETE' THEN coalesce(captured_at, to_timestamp($3::bigint / 1000.0)) ELSE captured_at END
   WHERE id = $1`;
 
 /** The webhook target of changed order `u`: the order's account's, else its partner's. */
@@ -378,40 +431,48 @@ export interface MovedOrder {
 }
 
 /**
- * Their entries booked together, entry i for order i: posted as they are (ledger_post_entries,
- * migration 010), or settling hold i each (`holdIds`; ledger_settle_holds, migration 020: the
- * holds share one owner and currency).
+ * Their entries booked together: posted as they are (ledger_post_entries, migration 010), or
+ * entry i settling hold i each (`holdIds`; ledger_settle_holds, migrations 020 and 066: the holds
+ * share one owner and currency; the entries after the holds' own are posted as they are).
  */
 export interface MovedOrdersEntries {
   entries: EntriesArguments;
   holdIds?: number[];
 }
 
-const bookEntries = (settling: boolean) =>
-  settling
-    ? `ledger_settle_holds($5::bigint[], ${entriesParams(6)})`
-    : `ledger_post_entries(${entriesParams(5)})`;
+type Booking = 'settling' | 'posting' | 'none';
 
-const setStatusesText = (settling: boolean) => `WITH e AS (SELECT ${bookEntries(settling)} AS ids),
+const bookEntries: Record<Booking, string> = {
+  settling: `e AS (SELECT ledger_settle_holds($5::bigint[], ${entriesParams(6)}) AS ids),`,
+  posting: `e AS (SELECT ledger_post_entries(${entriesParams(5)}) AS ids),`,
+  none: '',
+};
+
+const setStatusesText = (booking: Booking) => `WITH ${bookEntries[booking]}
   c AS (SELECT * FROM unnest($1::text[], $2::text[]) AS c(id, transfer_id)),
   u AS (
     UPDATE wallet_orders AS o SET status = $3::text, updated_at = to_timestamp($4::bigint / 1000.0),
       transfer_id = coalesce(c.transfer_id, o.transfer_id),
-      completed_at = CASE WHEN $3::text IN ('COMPLETE', 'FAILED') THEN to_timestamp($4::bigint / 1000.0) ELSE o.completed_at END
+      completed_at = CASE WHEN $3::text IN ('COMPLETE', 'FAILED') THEN to_timestamp($4::bigint / 1000.0) ELSE o.completed_at END,
+      captured_at = CASE WHEN $3::text = 'COMPLETE' THEN coalesce(o.captured_at, to_timestamp($4::bigint / 1000.0)) ELSE o.captured_at END
     FROM c
     -- id = ANY: primary-key probes, not a join against the whole table.
-    WHERE o.id = ANY($1::text[]) AND o.id = c.id AND (SELECT ids FROM e) IS NOT NULL
+    WHERE o.id = ANY($1::text[]) AND o.id = c.id ${booking === 'none' ? '' : 'AND (SELECT ids FROM e) IS NOT NULL'}
     RETURNING o.id, o.partner_id, o.account_id, o.reference_id, o.transfer_id, o.error_code, o.error_message
   )
   SELECT u.id, u.account_id, u.reference_id, u.transfer_id, u.error_code, u.error_message,
     w.account_id AS webhook_account_id, w.url AS webhook_url
   FROM u JOIN ${WEBHOOK_TARGET} ON true`;
-const SET_STATUSES_POSTING = setStatusesText(false);
-const SET_STATUSES_SETTLING = setStatusesText(true);
+const SET_STATUSES = {
+  settling: setStatusesText('settling'),
+  posting: setStatusesText('posting'),
+  none: setStatusesText('none'),
+};
 
 /**
- * setStatus with ledger entries, for many orders in one statement: the entries are booked
- * together (every balance row moves once), then the orders move to `status`. Answers the
+ * setStatus for many orders in one statement, with their ledger entries if any (`booked`): the
+ * entries are booked together (every balance row moves once), then the orders move to `status`.
+ * Answers the
  * webhook events of the changed orders that have a webhook target, in no particular order: a
  * worker batch reads back only what its webhooks need (the whole rows were a good part of its
  * CPU, and are read for nothing when no partner registered a webhook).
@@ -419,19 +480,19 @@ const SET_STATUSES_SETTLING = setStatusesText(true);
 export async function setStatuses(
   q: Queryable,
   orders: readonly MovedOrder[],
-  booked: MovedOrdersEntries,
+  booked: MovedOrdersEntries | undefined,
   status: OrderStatus,
   nowMs: number,
 ): Promise<OrderStatusEvent[]> {
-  const { entries, holdIds } = booked;
+  const booking: Booking = !booked ? 'none' : booked.holdIds ? 'settling' : 'posting';
   try {
-    const result = await q.query<OrderStatusEvent>(holdIds ? SET_STATUSES_SETTLING : SET_STATUSES_POSTING, [
+    const result = await q.query<OrderStatusEvent>(SET_STATUSES[booking], [
       orders.map((order) => order.id),
       orders.map((order) => order.transferId ?? null),
       status,
       nowMs,
-      ...(holdIds ? [holdIds] : []),
-      ...entriesValues(entries),
+      ...(booked?.holdIds ? [booked.holdIds] : []),
+      ...(booked ? entriesValues(booked.entries) : []),
     ]);
     return result.rows;
   } catch (error) {

@@ -31,7 +31,10 @@ import { notifyOrderStatus } from './webhooks.ts';
  * Order state changes, each under the order's row lock in one transaction with its ledger
  * entries, processor calls and webhook: RUNNING_CHECKS → PROCESSING → COMPLETE, or → FAILED.
  * From PROCESSING on, the order's delivery transfer (transfers/order-transfers.ts) follows it in
- * the same transactions: PENDING, then COMPLETED or FAILED.
+ * the same transactions: PENDING, then COMPLETED or FAILED. The card is captured when the crypto
+ * is delivered, with the COMPLETE change (docs/contract.md, decision 110), or earlier when its
+ * authorization nears its end (capture-sweep.ts); an order that fails before its capture has
+ * its authorization voided, one that fails after it is refunded (decision 111).
  * Every function first re-reads the status, so a repeated job or outcome changes nothing.
  */
 
@@ -62,10 +65,11 @@ async function moveTo(
 }
 
 /**
- * Before capture: void the authorization and the ledger hold, release the limits spend. After
- * capture (delivery failed, or a refund before delivery): refund the card and reverse the capture
- * entry. `refund` names who asked for it when someone did (refunds.ts): the void or refund is
- * recorded as theirs.
+ * Before capture (checks or delivery failed, or a refund asked for): void the authorization and
+ * release the ledger hold. After capture (delivery failed once the sweep had captured, or a
+ * refund before delivery): refund the card and reverse the capture entry. Either way the limits
+ * spend is released, and a PROCESSING order's delivery transfer fails with it. `refund` names who
+ * asked for it when someone did (refunds.ts): the void or refund is recorded as theirs.
  */
 export async function failOrder(
   ctx: WalletOrdersDeps,
@@ -79,15 +83,18 @@ export async function failOrder(
   // The limit keys first, as order creation takes them before the external:card balance row:
   // the other way round, a failing order and a new one on the same card could deadlock.
   await releaseSpend(tx, order.id);
-  let reversal: NewEntry | undefined;
   if (order.status === 'RUNNING_CHECKS') {
+    if (order.auth_method !== null) await failPendingAuthorization(tx, order.id, ctx.clock.nowMs());
+  } else await failOrderTransfer(ctx, tx, order.transfer_id, failure.message);
+  // The external:card balance stripe last (the hold's release, or the refund entry), as the
+  // other paths move it: just before COMMIT.
+  let reversal: NewEntry | undefined;
+  if (order.captured_at === null) {
     await processor.void(tx, order.id);
     await releaseCardHold(tx, order);
-    if (order.auth_method !== null) await failPendingAuthorization(tx, order.id, ctx.clock.nowMs());
     if (refund) await recordVoid(ctx, tx, order, refund);
   } else {
     reversal = await refundCapture(ctx, tx, order, refund ?? DELIVERY_FAILURE_REFUND);
-    await failOrderTransfer(ctx, tx, order.transfer_id, failure.message);
   }
   await moveTo(ctx, tx, order, { status: 'FAILED', failure, entry: reversal });
 }
@@ -104,16 +111,16 @@ export function processOrder(ctx: WalletOrdersDeps, orderId: string): Promise<vo
 }
 
 /**
- * The worker's step once checks passed, for a batch of its jobs: capture the cards, record the
- * delivery transfers, then deliver. A chain address gets a send through the chains port and the
- * order stays PROCESSING until the chain reports; that is one transaction of a handful of
- * statements for the whole batch: lock the orders (id order), capture, record the transfers,
- * queue the sends, and move the orders to PROCESSING with their capture entries. The entries come
- * last, just before COMMIT: they move the `external:card` balance stripe, which new orders' holds
- * also move, so it is locked against them for as short a time as possible. Orders paying into a
- * custody account complete at once, each in its own transaction afterwards (completeToCustody).
- * Orders no longer waiting for the worker are skipped. Anything thrown rolls the whole batch
- * back: the runner then runs each job alone (JobRunner.registerGroup).
+ * The worker's step once checks passed, for a batch of its jobs: record the delivery transfers,
+ * then deliver; the cards stay authorized, captured once the crypto is delivered
+ * (onOrderDeliveries). A chain address gets a send through the chains port and the order stays
+ * PROCESSING until the chain reports; that is one transaction of a handful of statements for the
+ * whole batch: lock the orders (id order), record the transfers, queue the sends, and move the
+ * orders to PROCESSING. It books nothing on the ledger, so it never locks the `external:card`
+ * balance stripe that new orders' holds move. Orders paying into a custody account complete at
+ * once, each in its own transaction afterwards (completeToCustody). Orders no longer waiting for
+ * the worker are skipped. Anything thrown rolls the whole batch back: the runner then runs each
+ * job alone (JobRunner.registerGroup).
  */
 export async function processOrders(ctx: WalletOrdersDeps, orderIds: readonly string[]): Promise<void> {
   const toCustody: string[] = [];
@@ -122,36 +129,24 @@ export async function processOrders(ctx: WalletOrdersDeps, orderIds: readonly st
     const toChain = ready.filter((order) => !isCustody(order.dest));
     toCustody.push(...ready.filter((order) => isCustody(order.dest)).map((order) => order.id));
     if (toChain.length === 0) return;
-    await ctx.cardProcessor.capture(
-      tx,
-      toChain.map((order) => order.id),
-    );
     const transferIds = await recordOrderTransfers(ctx, tx, toChain.map(deliveryOf));
     await requestChainSends(
       ctx,
       tx,
       toChain.map((order) => chainSendOf(ctx, order)),
     );
-    const moved = toChain.map((order, index) => ({ order, transferId: transferIds[index]! }));
-    // Holds settled together share their currency: one statement per source currency.
-    for (const currency of new Set(toChain.map((order) => order.source_currency))) {
-      const inCurrency = moved.filter(({ order }) => order.source_currency === currency);
-      const captures = inCurrency.map(({ order }) => captureEntry(order));
-      const booked = {
-        entries: combinedEntries(captures.map((capture) => entryArguments(capture.entry))),
-        holdIds: captures.map((capture) => capture.holdId),
-      };
-      const orders = inCurrency.map(({ order, transferId }) => ({ id: order.id, transferId }));
-      const changed = await setStatuses(tx, orders, booked, 'PROCESSING', ctx.clock.nowMs());
-      for (const row of changed) await notifyOrderStatus(ctx, tx, row, 'PROCESSING');
-    }
+    const orders = toChain.map((order, index) => ({ id: order.id, transferId: transferIds[index]! }));
+    const changed = await setStatuses(tx, orders, undefined, 'PROCESSING', ctx.clock.nowMs());
+    for (const row of changed) await notifyOrderStatus(ctx, tx, row, 'PROCESSING');
   });
   for (const orderId of toCustody) await completeToCustody(ctx, orderId);
 }
 
 /**
- * A custody destination is credited at once: capture, the delivery transfer, PROCESSING, the
- * credit and COMPLETE in one transaction, the capture entry last (as above).
+ * A custody destination is credited at once, so its capture comes with its delivery as a chain
+ * address's does: capture, the delivery transfer, PROCESSING, the credit and COMPLETE in one
+ * transaction, the capture entry last, just before COMMIT (it moves the `external:card` balance
+ * stripe, which new orders' holds also move).
  */
 async function completeToCustody(ctx: WalletOrdersDeps, orderId: string): Promise<void> {
   await withTransaction(ctx.db, async (tx) => {
@@ -177,9 +172,12 @@ export function onOrderDelivery(ctx: WalletOrdersDeps, tx: Tx, outcome: ChainOut
 
 /**
  * The chains port's reports on orders' sends, in the settling transaction: the confirmed
- * deliveries of PROCESSING orders complete in a few statements for all (their transfers, then
- * their delivery entries with the status change); a failed delivery refunds its order
- * (failOrder); an order no longer PROCESSING is left alone (a repeated report).
+ * deliveries of PROCESSING orders complete in a few statements for all: lock the orders (id
+ * order), complete their transfers, capture the cards not captured yet, then the status change
+ * with the capture and delivery entries together (completeDelivered), last before COMMIT as it
+ * moves the `external:card` balance stripe. A failed delivery voids or refunds its order
+ * (failOrder); an order no longer PROCESSING is left alone (a repeated report). Anything thrown
+ * rolls the whole report back, the capture included: the report comes again and captures once.
  */
 export async function onOrderDeliveries(
   ctx: WalletOrdersDeps,
@@ -200,19 +198,59 @@ export async function onOrderDeliveries(
         blockchainTx: byOrder.get(order.id)!.blockchainTx ?? null,
       })),
     );
-    const entries = combinedEntries(
-      delivered.map((order) => entryArguments(deliveryEntry(order, ctx.chains.network))),
-    );
-    const changed = await setStatuses(tx, delivered, { entries }, 'COMPLETE', ctx.clock.nowMs());
-    for (const row of changed) await notifyOrderStatus(ctx, tx, row, 'COMPLETE');
+    await completeDelivered(ctx, tx, delivered);
   }
   for (const failed of processing.filter((o) => byOrder.get(o.id)!.status === 'FAILED')) {
     const reason = byOrder.get(failed.id)!.failureReason ?? 'chain failure';
     const order = (await lockOrder(tx, failed.id))!;
+    const card = order.captured_at === null ? 'the card was not charged' : 'the card was refunded';
     await failOrder(ctx, tx, order, {
       code: 'transfer.deliveryFailed',
-      message: `The crypto could not be delivered (${reason.slice(0, 200)}); the card was refunded.`,
+      message: `The crypto could not be delivered (${reason.slice(0, 200)}); ${card}.`,
     });
+  }
+}
+
+/**
+ * Delivered orders to COMPLETE: the cards not captured yet (the sweep captured the others) are
+ * captured together, and each order's delivery entry is booked with its capture entry, if any, in
+ * the status change. Holds settled together share their currency: one statement per source
+ * currency of the orders to capture (the orders captured before go with the first), one in all
+ * when there is none.
+ */
+async function completeDelivered(ctx: WalletOrdersDeps, tx: Tx, delivered: WorkerOrderRow[]): Promise<void> {
+  const toCapture = delivered.filter((order) => order.captured_at === null);
+  if (toCapture.length > 0) {
+    await ctx.cardProcessor.capture(
+      tx,
+      toCapture.map((order) => order.id),
+    );
+  }
+  const groups = new Map<string, { captures: WorkerOrderRow[]; others: WorkerOrderRow[] }>();
+  for (const order of toCapture) {
+    const group = groups.get(order.source_currency) ?? { captures: [], others: [] };
+    group.captures.push(order);
+    groups.set(order.source_currency, group);
+  }
+  const capturedBefore = delivered.filter((order) => order.captured_at !== null);
+  if (capturedBefore.length > 0) {
+    const first = groups.values().next().value;
+    if (first) first.others.push(...capturedBefore);
+    else groups.set('', { captures: [], others: capturedBefore });
+  }
+  for (const { captures, others } of groups.values()) {
+    const orders = [...captures, ...others];
+    const settling = captures.map(captureEntry);
+    const entries = [
+      ...settling.map((capture) => entryArguments(capture.entry)),
+      ...orders.map((order) => entryArguments(deliveryEntry(order, ctx.chains.network))),
+    ];
+    const booked = {
+      entries: combinedEntries(entries),
+      ...(settling.length > 0 ? { holdIds: settling.map((capture) => capture.holdId) } : {}),
+    };
+    const changed = await setStatuses(tx, orders, booked, 'COMPLETE', ctx.clock.nowMs());
+    for (const row of changed) await notifyOrderStatus(ctx, tx, row, 'COMPLETE');
   }
 }
 

@@ -1,6 +1,8 @@
+import { registerPeriodic } from '../platform/jobs/housekeeping.ts';
 import type { ClaimedJob, JobRunner } from '../platform/jobs/runner.ts';
 import { togetherOrEachAlone } from '../platform/jobs/together-or-alone.ts';
 import { expireAuthorization } from './authorization.ts';
+import { CAPTURE_SWEEP_EVERY_MS, CAPTURE_SWEEP_JOB, captureAgingOrders } from './capture-sweep.ts';
 import type { WalletOrdersDeps } from './deps.ts';
 import { EXPIRE_AUTHORIZATION_JOB, ordersOfProcessingJob, PROCESS_ORDER_JOB } from './jobs.ts';
 import { processOrder, processOrders } from './transitions.ts';
@@ -21,13 +23,23 @@ export function registerWalletOrderJobs(
   runner.register(EXPIRE_AUTHORIZATION_JOB, (job) => expireAuthorization(ctx, String(job.payload.orderId)));
 }
 
+/**
+ * The periodic capture of authorizations nearing their end (capture-sweep.ts): one singleton job
+ * whatever the number of worker processes, each run a sweep over every order due.
+ */
+export function registerCaptureSweep(runner: JobRunner, ctx: WalletOrdersDeps): Promise<unknown> {
+  return registerPeriodic(runner, ctx.db, CAPTURE_SWEEP_JOB, CAPTURE_SWEEP_EVERY_MS, async () => {
+    await captureAgingOrders(ctx);
+  });
+}
+
 const orderIdsOf = (job: ClaimedJob) => ordersOfProcessingJob(job.payload);
 
 /**
  * Orders per processing transaction. A claimed batch of jobs can name thousands of orders (each
- * job those of one creation group); one transaction for all of them would hold the
- * `external:card` balance stripes, which new orders' holds also move, for as long as its capture
- * entries take. Each transaction pays its dozen statements' fixed cost, so fewer, larger ones cost
+ * job those of one creation group); one transaction for all of them would hold all their row
+ * locks for as long as the whole batch takes, and the chain's reports on the first orders would
+ * wait for the last. Each transaction pays its dozen statements' fixed cost, so fewer, larger ones cost
  * less per order: 400 against 100 (chosen while the worker shared the API's event loop and its
  * synchronous work stalled requests, which its own thread no longer does) took card orders from
  * 33.9 and 37.4% of baseline (c) to 41.2 and 42.4% in alternated runs (bench/FINDINGS.md,

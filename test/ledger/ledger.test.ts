@@ -473,6 +473,46 @@ describe('holds placed and settled together (migrations 019, 020, 021)', () => {
     expect(await snapshotTables(database.db)).toEqual(before);
   });
 
+  it("posts the entries after the holds' own as they are, in the same call; fewer entries than holds are refused (migration 066)", async () => {
+    const holder = newOwner();
+    const payee = newOwner();
+    const other = newOwner();
+    await fund(holder, '100');
+    await fund(other, '10');
+    const place = (amount: number) =>
+      withTransaction(database.db, (tx) =>
+        placeHold(tx, {
+          owner: holder,
+          currency: 'USD',
+          amount: m(amount),
+          expiresAtMs: Date.now() + 60_000,
+        }),
+      );
+    const holdIds = [await place(30), await place(20)];
+    const before = await snapshotTables(database.db);
+    await expect(
+      database.db.query(settleSql, settleArgs(holdIds, [capture(holder, payee, '30')])),
+    ).rejects.toThrow(/an entry for each hold/);
+    expect(await snapshotTables(database.db)).toEqual(before);
+
+    // Two settling entries, then a plain one between two other owners.
+    const plain = capture(other, payee, '4');
+    const settled = await database.db.query<{ ids: string[] }>(
+      settleSql,
+      settleArgs(holdIds, [capture(holder, payee, '30'), capture(holder, payee, '20'), plain]),
+    );
+    expect(settled.rows[0]!.ids).toHaveLength(3);
+    expect(await usd(holder)).toEqual({ total: 50, available: 50 });
+    expect(await usd(payee)).toEqual({ total: 54, available: 54 });
+    expect(await usd(other)).toEqual({ total: 6, available: 6 });
+    const holds = await database.db.query<{ state: string }>(
+      'SELECT state FROM ledger_holds WHERE id = ANY($1::bigint[]) ORDER BY id',
+      [holdIds],
+    );
+    expect(holds.rows).toEqual([{ state: 'posted' }, { state: 'posted' }]);
+    expect(await auditLedger(database.db)).toEqual({ unbalancedCurrencies: [], driftedBalances: [] });
+  });
+
   it('refuses entries that do not take exactly their hold, changing nothing', async () => {
     const holder = newOwner();
     await fund(holder, '100');

@@ -4,14 +4,17 @@ import { auditLedger } from '../../src/ledger/service.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { createPartner, type PartnerCredentials, signedFetch } from '../helpers/partner.ts';
 import {
+  cardHoldState,
   createOrder,
   ETH_ADDRESS,
   lockedReservation,
   nonZeroBalances,
   orderBody,
   postSigned,
+  processingWorkerFor,
   readOrder,
   reserve,
+  sandboxAuthorizationState,
   startCardOrderApp,
   workerFor,
 } from './support.ts';
@@ -91,16 +94,31 @@ describe('a card order from a rate-locked reservation', () => {
     });
     const orderId = String(created.body.id);
     expect(orderId).toMatch(/^WO_[2-9A-HJ-NP-Z]{11}$/);
+    const row = await orderRow(orderId);
+    const balanceOf = async (owner: string, currency: string) =>
+      (await nonZeroBalances(t)).find((b) => b.owner === owner && b.currency === currency);
+
+    // PROCESSING, its send queued: the card is only authorized, its hold still held.
+    await processingWorkerFor(t).drain();
+    expect((await readOrder(t, partner, orderId)).status).toBe('PROCESSING');
+    expect(await cardHoldState(t, orderId)).toBe('pending');
+    expect(await sandboxAuthorizationState(t, orderId)).toBe('AUTHORIZED');
+    expect(await balanceOf('external:card', 'USD')).toEqual({
+      owner: 'external:card',
+      currency: 'USD',
+      total: '0',
+      available: `-${row.source_amount}`,
+    });
+
+    // Delivered: captured with the delivery, the hold settled.
     await workerFor(t).drain();
     const done = await readOrder(t, partner, orderId);
     expect(done.status).toBe('COMPLETE');
     expect(String(done.transferId)).toMatch(/^TF_/);
-    const row = await orderRow(orderId);
-    const balances = await nonZeroBalances(t);
-    const of = (owner: string, currency: string) =>
-      balances.find((b) => b.owner === owner && b.currency === currency);
-    expect(of('external:card', 'USD')?.total).toBe(`-${row.source_amount}`);
-    expect(of('external:chain:ethereum', 'ETH')?.total).toBe(row.dest_amount);
+    expect(await cardHoldState(t, orderId)).toBe('posted');
+    expect(await sandboxAuthorizationState(t, orderId)).toBe('CAPTURED');
+    expect((await balanceOf('external:card', 'USD'))?.total).toBe(`-${row.source_amount}`);
+    expect((await balanceOf('external:chain:ethereum', 'ETH'))?.total).toBe(row.dest_amount);
     expect(await auditLedger(t.database.db)).toEqual({ unbalancedCurrencies: [], driftedBalances: [] });
     const hooks = await webhookBodies(orderId);
     expect(hooks.map((hook) => hook.body.orderStatus)).toEqual(['PROCESSING', 'COMPLETE']);
@@ -121,7 +139,7 @@ describe('a card order from a rate-locked reservation', () => {
     await expectAnsweredAsReadBack(orderBody(partner, reservation, amount));
   });
 
-  it('fails and refunds the card when the chain rejects the delivery', async () => {
+  it('fails and voids the authorization, never captured, when the chain rejects the delivery', async () => {
     const dest = `ethereum:${SANDBOX_FAILING_ADDRESSES.ethereum}`;
     const { reservation, amount } = await lockedReservation(t, partner, { dest });
     const before = await nonZeroBalances(t);
@@ -131,14 +149,16 @@ describe('a card order from a rate-locked reservation', () => {
     await workerFor(t).drain();
     const failed = await readOrder(t, partner, orderId);
     expect(failed).toMatchObject({ status: 'FAILED', errorCode: 'transfer.deliveryFailed' });
-    const { rows } = await t.database.db.query(
-      'SELECT state FROM sandbox_card_authorizations WHERE order_id = $1',
-      [orderId],
-    );
-    expect(rows).toEqual([{ state: 'REFUNDED' }]);
+    expect(String(failed.errorMessage)).toMatch(/the card was not charged\.$/);
+    expect(await sandboxAuthorizationState(t, orderId)).toBe('VOIDED');
+    expect(await cardHoldState(t, orderId)).toBe('voided');
     const spend = await t.database.db.query('SELECT 1 FROM card_spend WHERE order_id = $1', [orderId]);
     expect(spend.rows).toEqual([]);
-    // Capture and fee reversed: every balance is back where it was before this order ran.
+    // Nothing was ever posted for it: no capture, no refund, every balance where it was.
+    const entries = await t.database.db.query('SELECT kind FROM ledger_entries WHERE reference = $1', [
+      `order:${orderId}`,
+    ]);
+    expect(entries.rows).toEqual([]);
     expect(await nonZeroBalances(t)).toEqual(before);
     const hooks = await webhookBodies(orderId);
     expect(hooks.map((hook) => hook.body.orderStatus)).toEqual(['PROCESSING', 'FAILED']);

@@ -7,9 +7,11 @@ import type { TestApp } from '../helpers/app.ts';
 import type { PartnerCredentials } from '../helpers/partner.ts';
 import {
   CARDS,
+  cardHoldState,
   createOrder,
   lockedReservation,
   orderBody,
+  processingWorkerFor,
   readOrder,
   startCardOrderApp,
   testCard,
@@ -18,10 +20,11 @@ import {
 
 /**
  * The worker processes the card orders of one claimed batch together (transitions.ts
- * processOrders, JobRunner.registerGroup): one transaction captures them all, records their
- * delivery transfers, queues their chain sends and books their capture entries; the simulated
- * chain settles a batch's sends together too (settleSandboxSends, onOrderDeliveries). Each order
- * must end exactly as it would alone.
+ * processOrders, JobRunner.registerGroup): one transaction records their delivery transfers,
+ * queues their chain sends and moves them to PROCESSING, their cards still only authorized; the
+ * simulated chain settles a batch's sends together too (settleSandboxSends, onOrderDeliveries),
+ * capturing the cards and booking the capture and delivery entries together. Each order must end
+ * exactly as it would alone.
  */
 
 let t: TestApp;
@@ -55,11 +58,35 @@ async function entryTransactions(kind: string, orderIds: string[]): Promise<numb
   return rows[0]!.n;
 }
 
+/** How many of the orders each transaction that last changed them changed, fewest first. */
+async function ordersPerLastTransaction(orderIds: string[]): Promise<number[]> {
+  const { rows } = await t.database.db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM wallet_orders WHERE id = ANY($1::text[]) GROUP BY xmin::text ORDER BY n`,
+    [orderIds],
+  );
+  return rows.map((row) => row.n);
+}
+
+/** Whether each order's capture entry was booked by the transaction that booked its delivery. */
+async function capturedWithDelivery(orderIds: string[]): Promise<boolean> {
+  const { rows } = await t.database.db.query<{ n: number }>(
+    `SELECT count(DISTINCT xmin::text)::int AS n FROM ledger_entries
+     WHERE kind IN ('order.capture', 'order.delivery') AND reference = ANY($1::text[]) GROUP BY reference`,
+    [orderIds.map((id) => `order:${id}`)],
+  );
+  return rows.length === orderIds.length && rows.every((row) => row.n === 1);
+}
+
 describe('card orders processed together', () => {
-  it('captures a batch in one transaction and each order ends as it would alone', async () => {
+  it('processes a batch in one transaction, captures it with its deliveries, each order as alone', async () => {
     const toChain = await placeOrders([{}, {}, {}, {}]);
     const [custody] = await placeOrders([{ dest: partner.accountId }]);
     const [waiting] = await placeOrders([{ debitCard: testCard(CARDS.codes) }]);
+    // Processed together, their sends queued: nothing captured, every hold still held.
+    await processingWorkerFor(t).drain();
+    expect(await ordersPerLastTransaction(toChain)).toEqual([toChain.length]);
+    for (const id of toChain) expect(await cardHoldState(t, id), id).toBe('pending');
+    expect(await entryTransactions('order.capture', toChain)).toBe(0);
     await workerFor(t).drain();
 
     for (const id of [...toChain, custody!]) {
@@ -72,10 +99,12 @@ describe('card orders processed together', () => {
       status: 'RUNNING_CHECKS',
       transferId: null,
     });
-    // The four chain orders' captures were booked by one transaction, and so were their
-    // deliveries once the simulated chain settled their sends together.
+    // The four chain orders' captures were booked by one transaction with their deliveries,
+    // once the simulated chain settled their sends together; every hold is settled.
     expect(await entryTransactions('order.capture', toChain)).toBe(1);
-    expect(await entryTransactions('order.delivery', toChain)).toBe(1);
+    expect(await capturedWithDelivery(toChain)).toBe(true);
+    for (const id of [...toChain, custody!]) expect(await cardHoldState(t, id), id).toBe('posted');
+    expect(await cardHoldState(t, waiting!)).toBe('pending');
     const { rows } = await t.database.db.query<{ state: string; n: number }>(
       `SELECT state, count(*)::int AS n FROM sandbox_card_authorizations GROUP BY state ORDER BY state`,
     );
@@ -117,15 +146,20 @@ describe('card orders processed together', () => {
       status: 'FAILED',
       errorCode: 'transfer.deliveryFailed',
     });
-    // All three were captured by one transaction (one settlement statement per currency).
-    expect(await entryTransactions('order.capture', [usd!, refused!, String(euro.body.id)])).toBe(1);
-    // The failed one was refunded: its capture reversed, its card authorization refunded.
-    expect(await entryTransactions('order.refund', [refused!])).toBe(1);
+    // The two delivered were captured by one transaction with their deliveries (one settlement
+    // statement per currency).
+    expect(await entryTransactions('order.capture', [usd!, String(euro.body.id)])).toBe(1);
+    expect(await capturedWithDelivery([usd!, String(euro.body.id)])).toBe(true);
+    // The failed one was never captured: its authorization voided, its hold released, nothing
+    // to refund.
+    expect(await entryTransactions('order.capture', [refused!])).toBe(0);
+    expect(await entryTransactions('order.refund', [refused!])).toBe(0);
+    expect(await cardHoldState(t, refused!)).toBe('voided');
     const { rows } = await t.database.db.query<{ state: string }>(
       'SELECT state FROM sandbox_card_authorizations WHERE order_id = $1',
       [refused],
     );
-    expect(rows).toEqual([{ state: 'REFUNDED' }]);
+    expect(rows).toEqual([{ state: 'VOIDED' }]);
     expect(await auditLedger(t.database.db)).toEqual({ unbalancedCurrencies: [], driftedBalances: [] });
   });
 
@@ -141,9 +175,12 @@ describe('card orders processed together', () => {
         FOR EACH STATEMENT EXECUTE FUNCTION refuse_many_sends();`);
     try {
       const ids = await placeOrders([{}, {}, {}]);
+      await processingWorkerFor(t).drain();
+      // Each went to PROCESSING in a transaction of its own.
+      expect(await ordersPerLastTransaction(ids)).toEqual([1, 1, 1]);
       await workerFor(t).drain();
       for (const id of ids) expect((await readOrder(t, partner, id)).status, id).toBe('COMPLETE');
-      expect(await entryTransactions('order.capture', ids)).toBe(3);
+      expect(await capturedWithDelivery(ids)).toBe(true);
     } finally {
       await t.database.db.query(
         'DROP TRIGGER refuse_many_sends ON chain_sends; DROP FUNCTION refuse_many_sends();',
@@ -163,15 +200,13 @@ describe('card orders processed together', () => {
       [ids],
     );
     for (const part of [ids.slice(0, 2), ids.slice(2)]) await enqueueJob(t.database.db, processingJob(part));
+    await processingWorkerFor(t, chunk).drain();
+    // The orders a transaction moved to PROCESSING share its xmin: a full chunk, then the one
+    // left over.
+    expect(await ordersPerLastTransaction(ids)).toEqual([1, chunk]);
     await workerFor(t, chunk).drain();
     for (const id of ids) expect((await readOrder(t, partner, id)).status, id).toBe('COMPLETE');
-    // The captures of a transaction share its xmin: a full chunk, then the one left over.
-    const { rows } = await t.database.db.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM ledger_entries
-       WHERE kind = 'order.capture' AND reference = ANY($1::text[]) GROUP BY xmin::text ORDER BY n`,
-      [ids.map((id) => `order:${id}`)],
-    );
-    expect(rows.map((row) => row.n)).toEqual([1, chunk]);
+    expect(await capturedWithDelivery(ids)).toBe(true);
     expect(await auditLedger(t.database.db)).toEqual({ unbalancedCurrencies: [], driftedBalances: [] });
   });
 
@@ -186,6 +221,6 @@ describe('card orders processed together', () => {
     expect(rowCount).toBe(1);
     await workerFor(t).drain();
     expect(await readOrder(t, partner, id!)).toMatchObject({ status: 'COMPLETE' });
-    expect(await entryTransactions('order.capture', [id!])).toBe(1);
+    expect(await capturedWithDelivery([id!])).toBe(true);
   });
 });

@@ -1,4 +1,6 @@
 import { expect } from 'vitest';
+import { CAPTURE_MARGIN_MS, captureAgingOrders } from '../../src/wallet-orders/capture-sweep.ts';
+import { processOrder } from '../../src/wallet-orders/transitions.ts';
 import { operatorHeaders, type TestApp } from '../helpers/app.ts';
 import type { PartnerCredentials } from '../helpers/partner.ts';
 import { createOrder, lockedReservation, orderBody, postSigned } from './support.ts';
@@ -93,4 +95,18 @@ export async function moneyState(t: TestApp) {
     sends: await read('SELECT reference, status FROM chain_sends ORDER BY reference'),
     webhooks: await read('SELECT count(*)::int AS n FROM callback_deliveries'),
   };
+}
+
+/**
+ * A PROCESSING order whose card the sweep captured before delivery (its authorization aging):
+ * the sandbox clock moved past the capture margin for the sweep, then back.
+ */
+export async function capturedUndelivered(t: TestApp, orderId: string) {
+  await processOrder(t.ctx, orderId);
+  t.ctx.clock.setOffsetMs(t.ctx.cardProcessor.authorizationLifetimeMs - CAPTURE_MARGIN_MS + 60_000);
+  try {
+    expect(await captureAgingOrders(t.ctx)).toBeGreaterThanOrEqual(1);
+  } finally {
+    t.ctx.clock.setOffsetMs(0);
+  }
 }

@@ -5,6 +5,7 @@ import { processOrder } from '../../src/wallet-orders/transitions.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { createPartner, type PartnerCredentials } from '../helpers/partner.ts';
 import {
+  capturedUndelivered,
   moneyState,
   operatorRefund,
   orderMovement,
@@ -86,9 +87,26 @@ describe('a partner refund', () => {
     expect(await partnerRefund(t, partner, orderId, key)).toEqual(first);
   });
 
+  it('while the crypto is on its way but the card not captured is a void, the send stopped', async () => {
+    const { orderId } = await placeOrder(t, partner);
+    await processOrder(t.ctx, orderId);
+    expect((await orderStatus(t, orderId)).status).toBe('PROCESSING');
+    const refund = await partnerRefund(t, partner, orderId);
+    expect(refund.body).toMatchObject({ status: 'COMPLETE', walletOrderId: orderId });
+    expect(await orderStatus(t, orderId)).toEqual({ status: 'FAILED', error_code: 'order.refunded' });
+    expect(await sandboxRecord(orderId)).toEqual({ state: 'VOIDED', refunded: '0' });
+    expect(await orderMovement(t, orderId, 'external:card')).toBe('0');
+    const { rows: sends } = await t.database.db.query('SELECT status FROM chain_sends WHERE reference = $1', [
+      `order:${orderId}`,
+    ]);
+    expect(sends).toEqual([{ status: 'FAILED' }]);
+    await workerFor(t).drain();
+    expect(await webhookStatuses(t, orderId)).toEqual(['PROCESSING', 'FAILED']);
+  });
+
   it('after capture and before delivery refunds the whole charge, stops the send and reverses the capture', async () => {
     const { orderId, amount } = await placeOrder(t, partner);
-    await processOrder(t.ctx, orderId);
+    await capturedUndelivered(t, orderId);
     expect((await orderStatus(t, orderId)).status).toBe('PROCESSING');
     expect(await orderMovement(t, orderId, 'external:card')).toBe(`-${amount}`);
     const refund = await partnerRefund(t, partner, orderId);

@@ -106,6 +106,34 @@ export function workerFor(t: TestApp, ordersPerTransaction?: number): JobRunner 
   return runner;
 }
 
+/**
+ * A worker with the wallet-order jobs only: it takes cleared orders to PROCESSING and queues
+ * their chain sends, which stay queued (nothing settles them) until workerFor drains.
+ */
+export function processingWorkerFor(t: TestApp, ordersPerTransaction?: number): JobRunner {
+  const runner = new JobRunner(t.ctx.db, pino({ level: 'silent' }), 50);
+  registerWalletOrderJobs(runner, t.ctx, ordersPerTransaction);
+  return runner;
+}
+
+/** The state of an order's card hold on the ledger (pending, posted or voided). */
+export async function cardHoldState(t: TestApp, orderId: string): Promise<string | undefined> {
+  const { rows } = await t.database.db.query<{ state: string }>(
+    `SELECT h.state FROM ledger_holds h JOIN wallet_orders o ON o.hold_id = h.id WHERE o.id = $1`,
+    [orderId],
+  );
+  return rows[0]?.state;
+}
+
+/** The state of an order's authorization at the sandbox processor. */
+export async function sandboxAuthorizationState(t: TestApp, orderId: string): Promise<string | undefined> {
+  const { rows } = await t.database.db.query<{ state: string }>(
+    'SELECT state FROM sandbox_card_authorizations WHERE order_id = $1',
+    [orderId],
+  );
+  return rows[0]?.state;
+}
+
 export async function setLimits(t: TestApp, accountId: string, body: unknown) {
   const response = await fetch(`${t.baseUrl}/operator/v1/accounts/${accountId}/card-limits`, {
     method: 'PUT',

@@ -52,8 +52,9 @@ function scheduleSingleton(db: Db, kind: string, runAtMs?: number) {
  * A singleton job that runs `work` every `everyMs`. Each run queues the next one first: a run
  * that fails (a statement timeout, say) fails that attempt only, and the next one tries again.
  * Answers the first run's job id, or undefined when another process had queued it already.
+ * Domain modules schedule their own periodic sweeps with it too.
  */
-function registerPeriodic(
+export function registerPeriodic(
   runner: JobRunner,
   db: Db,
   kind: string,
