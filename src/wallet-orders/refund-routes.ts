@@ -23,6 +23,7 @@ import {
   operatorRefundExample,
   operatorRefundRequest,
   PartnerRefundAnswer,
+  PartnerRefundBody,
   partnerRefundExample,
   ReconciliationQuery,
 } from './refund-schemas.ts';
@@ -39,8 +40,9 @@ export const refundRoutes: FastifyPluginAsync<{ ctx: WalletOrdersDeps }> = async
         security: PARTNER_SECURITY,
         summary: 'Refund a card order not yet delivered: a void before capture, else the whole charge',
         description:
-          'The partner whose order it is (others’ orders answer 404). Before the card is captured the hold is voided; after capture and before delivery the whole charge is refunded and the delivery stopped. Either way the order becomes FAILED (`errorCode` order.refunded) with its webhook. A delivered order answers 400 `refund.afterDelivery` (the crypto is gone; the operator decides), a delivery already under way 400 `refund.deliveryUnderway`; nothing changes then. Asking again answers the same refund.',
+          'The partner whose order it is (others’ orders answer 404); the body is empty (`{}` or nothing). Before the card is captured the hold is voided; after capture and before delivery the whole charge is refunded and the delivery stopped. Either way the order becomes FAILED (`errorCode` order.refunded) with its webhook. A delivered order answers 400 `refund.afterDelivery` (the crypto is gone; the operator decides), a delivery already under way 400 `refund.deliveryUnderway`; nothing changes then. Asking again answers the same refund.',
         params: OrderParams,
+        body: withExample(PartnerRefundBody, {}),
         response: {
           200: withExample(PartnerRefundAnswer, partnerRefundExample),
           ...errorResponses(400, 401, 403, 404, 409, 422, 429),

@@ -5,6 +5,9 @@ import { EXAMPLE_IDS, exampleTime } from '../platform/http/examples.ts';
 
 const RefundStatus = Type.Union([Type.Literal('PENDING'), Type.Literal('COMPLETE'), Type.Literal('FAILED')]);
 
+/** The partner's refund takes no fields: the body is empty (`{}` or nothing). */
+export const PartnerRefundBody = Type.Object({}, { additionalProperties: true });
+
 export const PartnerRefundAnswer = Type.Object({
   walletOrderId: Type.String(),
   createdAt: Type.Integer({ description: 'Epoch milliseconds' }),

@@ -247,3 +247,25 @@ describe('an operator refund', () => {
     expect(await moneyState(t)).toEqual(before);
   });
 });
+
+describe('the partner refund request', () => {
+  it('takes an empty body, or none at all, signed or with a bearer key', async () => {
+    const { orderId } = await placeOrder(t, partner);
+    const { signedFetch, bearerFetch } = await import('../helpers/partner.ts');
+    const bodiless = await signedFetch(t, partner, {
+      method: 'POST',
+      path: `/v3/orders/${orderId}/refund/partner`,
+    });
+    expect(bodiless.status, await bodiless.clone().text()).toBe(200);
+    const other = await placeOrder(t, partner);
+    const bearer = await bearerFetch(
+      t,
+      partner.secretKey,
+      'POST',
+      `/v3/orders/${other.orderId}/refund/partner`,
+      {},
+    );
+    expect(bearer.status, await bearer.clone().text()).toBe(200);
+    expect(await bearer.json()).toMatchObject({ walletOrderId: other.orderId, status: 'COMPLETE' });
+  });
+});
