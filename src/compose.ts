@@ -4,6 +4,7 @@ import {
   PRODUCTION_CALLBACK_URLS,
   sandboxCallbackUrls,
 } from './callbacks/url-policy.ts';
+import { connectorProcessor } from './cards/connector-processor.ts';
 import { noCardProcessor } from './cards/no-processor.ts';
 import type { CardProcessor } from './cards/processor.ts';
 import { sandboxProcessor } from './cards/sandbox-processor.ts';
@@ -106,12 +107,16 @@ export async function portsFor(config: Config, db: Db): Promise<Ports> {
   const realChains = await evmBackends(config);
   const clock = new Clock();
   const prices = createPriceFeed(config, db, clock, config.env === 'sandbox');
-  const shared = { clock, prices, documents: postgresDocumentStorage };
+  const shared = {
+    clock,
+    prices,
+    documents: postgresDocumentStorage,
+    cardProcessor: await cardProcessorFor(config),
+  };
   if (config.env === 'sandbox') {
     const chain = sandboxChain(config.sandboxChainDelayMs);
     return {
       ...shared,
-      cardProcessor: sandboxProcessor,
       chains: { ...Object.fromEntries(CHAINS.map((name) => [name, chain])), ...realChains },
       codeSender: sandboxCodeSender,
       bankAccounts: sandboxBankVerifier,
@@ -121,13 +126,33 @@ export async function portsFor(config: Config, db: Db): Promise<Ports> {
   }
   return {
     ...shared,
-    cardProcessor: noCardProcessor,
     chains: realChains,
     codeSender: undeliveredCodes,
     bankAccounts: undefined,
     bankTransfers: undefined,
     identityCheck: operatorReview,
   };
+}
+
+/**
+ * The card processor `RAMPART_CARD_PROCESSOR` names: the sandbox's simulated one, none (card
+ * orders answer 503), or a remote processor's connector behind connectorProcessor (its SDK
+ * loads only when it is configured).
+ */
+async function cardProcessorFor(config: Config): Promise<CardProcessor> {
+  const settings = config.cardProcessor;
+  switch (settings.kind) {
+    case 'sandbox':
+      return sandboxProcessor;
+    case 'none':
+      return noCardProcessor;
+    case 'stripe': {
+      const { stripeConnector } = await import('./cards/stripe/connector.ts');
+      const { secretKey, webhookSecret, apiUrl } = settings;
+      const timeoutMs = config.cardProcessorTimeoutMs;
+      return connectorProcessor(stripeConnector({ secretKey, webhookSecret, apiUrl, timeoutMs }));
+    }
+  }
 }
 
 /**

@@ -66,6 +66,13 @@ export interface Config {
   /** How long a card authorisation may take before the order is refused as transient. */
   cardProcessorTimeoutMs: number;
   /**
+   * Which card processor serves card orders (docs/contract.md, "Card processors"): the sandbox's
+   * simulated one, Stripe, or none (card orders answer 503).
+   */
+  cardProcessor: CardProcessorSettings;
+  /** When an order a remote processor approved asks the buyer for an SMS code (decision 105). */
+  cardSmsCodes: 'never' | 'first-card-order' | 'always';
+  /**
    * The hosted checkout's caps on card attempts the processor refused (card testing): per
    * reservation (then it is spent), and per card and per client IP over a rolling hour.
    */
@@ -230,6 +237,32 @@ function checkoutUrl(env: Env, urls: string[]): string {
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
 
+export type CardProcessorSettings =
+  | { kind: 'sandbox' }
+  | { kind: 'none' }
+  | { kind: 'stripe'; secretKey: string; webhookSecret: string; apiUrl: string };
+
+const STRIPE_API_URL = 'https://api.stripe.com/';
+
+/** RAMPART_CARD_PROCESSOR and, for Stripe, its keys (both required) and API URL. */
+function cardProcessor(env: Env, runEnv: Config['env']): CardProcessorSettings {
+  const fallback = runEnv === 'sandbox' ? 'sandbox' : 'none';
+  const kind = oneOf(env, 'RAMPART_CARD_PROCESSOR', ['sandbox', 'stripe', 'none'] as const, fallback);
+  if (kind === 'sandbox' && runEnv === 'production') {
+    throw new ConfigError('RAMPART_CARD_PROCESSOR', 'cannot be sandbox when RAMPART_ENV=production');
+  }
+  if (kind !== 'stripe') return { kind };
+  const secretKey = env.RAMPART_STRIPE_SECRET_KEY;
+  if (!secretKey)
+    throw new ConfigError('RAMPART_STRIPE_SECRET_KEY', 'is required when RAMPART_CARD_PROCESSOR=stripe');
+  const webhookSecret = env.RAMPART_STRIPE_WEBHOOK_SECRET;
+  if (!webhookSecret) {
+    throw new ConfigError('RAMPART_STRIPE_WEBHOOK_SECRET', 'is required when RAMPART_CARD_PROCESSOR=stripe');
+  }
+  const apiUrl = httpUrl(env, 'RAMPART_STRIPE_API_URL') ?? STRIPE_API_URL;
+  return { kind, secretKey, webhookSecret, apiUrl };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const runEnv = oneOf(env, 'RAMPART_ENV', ['sandbox', 'production'] as const, 'sandbox');
   const port = intSetting(env, 'PORT', 3000, 0, 65535);
@@ -280,6 +313,13 @@ export function loadConfig(env: Env = process.env): Config {
     // Production always waits for the operator's review, whatever this says.
     sandboxAutoApprove: runEnv === 'sandbox' && booleanSetting(env, 'RAMPART_SANDBOX_AUTO_APPROVE', true),
     cardProcessorTimeoutMs: intSetting(env, 'RAMPART_CARD_PROCESSOR_TIMEOUT_MS', 10_000, 100, 120_000),
+    cardProcessor: cardProcessor(env, runEnv),
+    cardSmsCodes: oneOf(
+      env,
+      'RAMPART_CARD_SMS_CODES',
+      ['never', 'first-card-order', 'always'] as const,
+      'first-card-order',
+    ),
     checkoutFailedAttempts: {
       perReservation: intSetting(env, 'RAMPART_CHECKOUT_MAX_FAILED_ATTEMPTS_PER_RESERVATION', 3, 1, 100),
       perCardPerHour: intSetting(env, 'RAMPART_CHECKOUT_MAX_FAILED_ATTEMPTS_PER_CARD_HOUR', 5, 1, 1000),

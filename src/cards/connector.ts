@@ -106,6 +106,8 @@ export interface RefundOperation {
   reference: ProcessorReference;
   amount: Money;
   currency: string;
+  /** Rampart's order, carried in the refund's metadata so the processor's events and ledger name it. */
+  orderId?: string;
 }
 
 /**
@@ -198,6 +200,8 @@ export interface BalanceTransaction {
   currency: string;
   createdAtMs: number;
   payoutReference: string | null;
+  /** The payment it belongs to, when the processor names it: how an order without `orderId` is found. */
+  paymentReference?: ProcessorReference | null;
 }
 
 export interface Payout {

@@ -1,4 +1,4 @@
-import { ApiError, invalidValue } from '../platform/errors.ts';
+import { ApiError, invalidValue, unauthenticated } from '../platform/errors.ts';
 import type { DeclineReason } from './processor.ts';
 
 /**
@@ -104,4 +104,15 @@ export const cardErrors = {
       'The card processor did not answer in time; nothing was charged. Try again.',
       { transient: true },
     ),
+  /** The reconciliation could not read the processor's books (docs/contract.md, decision 122). */
+  booksUnavailable: () =>
+    new ApiError(
+      'ServiceUnavailableException',
+      'card.processorUnavailable',
+      'The card processor did not answer with its books; try again.',
+      { transient: true },
+    ),
+  /** A processor event whose signature does not verify: nothing is changed (decision 107). */
+  eventSignature: () =>
+    unauthenticated('cardProcessor.invalidSignature', 'The event signature does not verify.'),
 };

@@ -2,7 +2,14 @@ import type { AppContext } from '../platform/context.ts';
 import type { Queryable } from '../platform/db/pool.ts';
 import type { Money } from '../platform/money.ts';
 import type { CardInput, CheckedCard } from './card-input.ts';
-import type { BalanceTransaction, Payout, ProcessorEvent, TimeRange } from './connector.ts';
+import type {
+  BalanceTransaction,
+  CardConnector,
+  ConnectorBilling,
+  Payout,
+  ProcessorEvent,
+  TimeRange,
+} from './connector.ts';
 
 /**
  * The card processor port. Every call is idempotent by order id: repeating an authorise returns
@@ -59,6 +66,18 @@ export interface CardProcessor {
    * Throws the refusals the token already shows (a credit or prepaid card).
    */
   applePayCard?(token: ApplePayToken, nowMs: number): CardInput;
+  /**
+   * A remote processor's first step, before the order's transaction opens: exchanges the card
+   * for the processor's token (no money moves), which the order's authorize then names, so the
+   * card number is never stored (docs/contract.md decision 100). Throws what refuses the card.
+   */
+  prepare?(card: CheckedCard, billing: ConnectorBilling): Promise<string>;
+  /**
+   * Set for a processor reached over the network: its authorize only records the payment in the
+   * order's transaction (answering PENDING), and the order's service asks this connector after
+   * COMMIT (wallet-orders/card-payments.ts).
+   */
+  readonly remote?: CardConnector;
 }
 
 /**
@@ -115,10 +134,17 @@ export interface AuthorizeRequest {
   currency: string;
   billing: { street1: string; postalCode: string; country: string };
   nowMs: number;
+  /** The remote processor's token for the card (CardProcessor.prepare). */
+  token?: string;
+  /** The partner asked for 3-D Secure whatever the issuer wants (Wyre's `trigger3ds`). */
+  force3ds?: boolean;
 }
 
-/** What the issuer wants before the hold can be captured. */
-export type AuthorizationStep = 'NONE' | 'CODES' | '3DS';
+/**
+ * What the issuer wants before the hold can be captured; `PROCESSOR`: a remote processor has
+ * not answered yet (its answer comes after COMMIT, decision 101).
+ */
+export type AuthorizationStep = 'NONE' | 'CODES' | '3DS' | 'PROCESSOR';
 
 /** Why the processor refused a card. */
 export type DeclineReason =
@@ -131,7 +157,9 @@ export type DeclineReason =
 
 export type AuthorizeResult =
   | { outcome: 'APPROVED'; step: AuthorizationStep }
-  | { outcome: 'DECLINED'; reason: DeclineReason };
+  | { outcome: 'DECLINED'; reason: DeclineReason }
+  /** Recorded in the caller's transaction, asked of the processor after COMMIT (a remote processor). */
+  | { outcome: 'PENDING' };
 
 /** What the card functions are given: the processor the composition root chose. */
 export interface CardsDeps extends AppContext {

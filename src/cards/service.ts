@@ -40,6 +40,7 @@ export async function authorizeCards(
       calls.map(async (call): Promise<CardAuthorization> => {
         const result = await Promise.race([call, deadline]);
         if (result === 'late') return { late: true };
+        if (result.outcome === 'PENDING') return { step: 'PROCESSOR' };
         return result.outcome === 'APPROVED'
           ? { step: result.step }
           : { declined: declineError(result.reason) };
@@ -96,7 +97,7 @@ export function authorizedStep(answer: CardAuthorization, grouped: boolean): Aut
   return answer.step;
 }
 
-function declineError(reason: DeclineReason): CardDeclinedError {
+export function declineError(reason: DeclineReason): CardDeclinedError {
   return new CardDeclinedError(reason, refusalOf(reason));
 }
 

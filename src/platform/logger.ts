@@ -37,9 +37,12 @@ const SENSITIVE_QUERY_NAME = /secret|token|password|cardnumber|cvv/i;
  * a 3-D Secure challenge). The segments written `:token` are masked wherever such a path appears,
  * in a request line or inside another URL's query (`returnUrl=…`), however often percent-encoded.
  */
-const CAPABILITY_PATHS = ['/onboarding/:token', '/sandbox/3ds/:orderId/:token'].map((template) =>
-  template.split('/').slice(1),
-);
+const CAPABILITY_PATHS = [
+  '/onboarding/:token',
+  '/sandbox/3ds/:orderId/:token',
+  '/card-processor/3ds/:orderId/:token',
+  '/card-processor/return/:orderId/:token',
+].map((template) => template.split('/').slice(1));
 
 /** Percent-decodings of a nested value looked through; deeper ones are logged as they are. */
 const MAX_NESTING = 8;

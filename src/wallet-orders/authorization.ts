@@ -5,7 +5,7 @@ import type { ApiError } from '../platform/errors.ts';
 import type { NewJob } from '../platform/jobs/queue.ts';
 import type { WalletOrdersDeps } from './deps.ts';
 import { FAILURES, type Failure, walletOrderErrors } from './errors.ts';
-import { authorizationExpiryJob, enqueueProcessing } from './jobs.ts';
+import { authorizationExpiryJob, cardAuthorizeJob, enqueueProcessing } from './jobs.ts';
 import {
   type AuthorizationRow,
   findAuthorization,
@@ -33,8 +33,9 @@ function codeHash(ctx: WalletOrdersDeps, orderId: string, kind: 'SMS' | 'CARD2FA
 export function authorizationStep(
   ctx: WalletOrdersDeps,
   orderId: string,
-  method: 'CODES' | '3DS',
+  method: 'CODES' | '3DS' | 'PROCESSOR',
 ): { authorization: NewAuthorization; job: NewJob } {
+  if (method === 'PROCESSOR') return processorStep(ctx, orderId);
   const codes = method === 'CODES';
   return {
     authorization: {
@@ -47,11 +48,46 @@ export function authorizationStep(
   };
 }
 
+/**
+ * A remote processor's answer, awaited (docs/contract.md decision 101): no code, and no expiry
+ * that fails the order (a payment the processor has not answered is never guessed), and the
+ * status poll that asks for it if the request's own call does not get the answer.
+ */
+function processorStep(ctx: WalletOrdersDeps, orderId: string) {
+  const firstPollAtMs = ctx.clock.realNow() + ctx.config.cardProcessorTimeoutMs + FIRST_POLL_MARGIN_MS;
+  return {
+    authorization: {
+      method: 'PROCESSOR' as const,
+      smsHash: null,
+      card2faHash: null,
+      expiresAtMs: ctx.clock.nowMs() + AUTHORIZATION_TTL_MS,
+    },
+    job: cardAuthorizeJob(orderId, firstPollAtMs),
+  };
+}
+
+/** The first status poll runs after the request's own call had its full time, and this. */
+const FIRST_POLL_MARGIN_MS = 5_000;
+
+/**
+ * The SMS code step of an order a remote processor approved (card-payments.ts): an SMS code
+ * only, CARD2FA counted as done (decision 105), with its 10 minutes from now.
+ */
+export function codesStepFor(ctx: WalletOrdersDeps, orderId: string): NewAuthorization {
+  return {
+    method: 'CODES',
+    smsHash: codeHash(ctx, orderId, 'SMS', ctx.codeSender.issue(orderId, 'SMS')),
+    card2faHash: null,
+    expiresAtMs: ctx.clock.nowMs() + AUTHORIZATION_TTL_MS,
+  };
+}
+
 const expired = (ctx: WalletOrdersDeps, a: AuthorizationRow) => a.expires_at.getTime() <= ctx.clock.nowMs();
 
 /** Fails the order if its step is still pending past expiry; true when it did. */
 async function failIfExpired(ctx: WalletOrdersDeps, tx: Tx, order: OrderRow, a: AuthorizationRow) {
   if (order.status !== 'RUNNING_CHECKS' || a.state !== 'PENDING' || !expired(ctx, a)) return false;
+  if (a.method === 'PROCESSOR') return false;
   await failOrder(ctx, tx, order, a.method === 'CODES' ? FAILURES.codesExpired : FAILURES.threeDsExpired);
   return true;
 }
@@ -114,6 +150,9 @@ function checkCodes(
   const wantsCard = input.type === 'CARD2FA' || input.type === 'ALL';
   if (wantsSms && input.sms === undefined) return { error: walletOrderErrors.codeRequired('sms') };
   if (wantsCard && input.card2fa === undefined) return { error: walletOrderErrors.codeRequired('card2fa') };
+  // A step that asked no CARD2FA code (decision 105) takes none.
+  if (wantsCard && a.card2fa_hash === null) return { error: walletOrderErrors.noAuthorization() };
+  if (wantsSms && a.sms_hash === null) return { error: walletOrderErrors.noAuthorization() };
   const matched: { sms?: boolean; card2fa?: boolean } = {};
   if (wantsSms) matched.sms = secretsEqual(codeHash(ctx, orderId, 'SMS', input.sms!), a.sms_hash!);
   if (wantsCard)

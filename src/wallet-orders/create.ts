@@ -44,7 +44,29 @@ export async function prepareWalletOrder(
   const spendKeys = [addressSpendKey(address), `card:${fingerprint}`];
   if (ownerUserId) spendKeys.push(`user:${ownerUserId}`);
   const orderId = newId('WO');
-  return { scope, request, card, address, tier, ownerUserId, fingerprint, spendKeys, orderId };
+  const prepared = { scope, request, card, address, tier, ownerUserId, fingerprint, spendKeys, orderId };
+  return withProcessorToken(ctx, prepared);
+}
+
+/**
+ * A remote processor's token for the card, asked for last, once every check of ours passed and
+ * before the order's transaction opens (docs/contract.md decision 100): no money moves.
+ */
+export async function withProcessorToken(ctx: WalletOrdersDeps, prepared: PreparedOrder) {
+  const prepare = ctx.cardProcessor.prepare;
+  if (!prepare) return prepared;
+  const { request, address, card } = prepared;
+  const billing = {
+    name: `${request.givenName} ${request.familyName}`,
+    email: request.email,
+    phone: request.phone,
+    street1: address.street1,
+    city: address.city,
+    state: address.state,
+    postalCode: address.postalCode,
+    country: address.country,
+  };
+  return { ...prepared, processorToken: await prepare.call(ctx.cardProcessor, card, billing) };
 }
 
 /**
@@ -229,6 +251,8 @@ function cardAuthorizationOf({ prepared, orderId, quote, nowMs }: OrderDraft): A
     currency: quote.sourceCurrency,
     billing: prepared.address,
     nowMs,
+    ...(prepared.processorToken === undefined ? {} : { token: prepared.processorToken }),
+    force3ds: prepared.request.trigger3ds === true,
   };
 }
 
@@ -240,7 +264,8 @@ function cardAuthorizationOf({ prepared, orderId, quote, nowMs }: OrderDraft): A
 function orderWrite(ctx: WalletOrdersDeps, draft: OrderDraft, step: AuthorizationStep): NewOrderWrite {
   const { prepared, reservation, quote, orderId, nowMs } = draft;
   const { scope, request, card, address } = prepared;
-  const needed = request.trigger3ds ? '3DS' : step;
+  // A remote processor is asked after COMMIT, with the partner's trigger3ds (decision 101).
+  const needed = request.trigger3ds && step !== 'PROCESSOR' ? '3DS' : step;
   const authorization = needed === 'NONE' ? undefined : authorizationStep(ctx, orderId, needed);
   const accountId = reservation.request.referrerAccountId ?? reservation.accountId;
   const order: NewOrder = {

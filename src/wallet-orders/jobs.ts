@@ -4,6 +4,8 @@ import type { NewOrderWrite } from './store.ts';
 
 export const PROCESS_ORDER_JOB = 'walletOrders.process';
 export const EXPIRE_AUTHORIZATION_JOB = 'walletOrders.expireAuthorization';
+/** The status poll, and crash fallback, of a remote processor's authorization (card-payments.ts). */
+export const CARD_AUTHORIZE_JOB = 'cards.authorize';
 
 /**
  * Capture and delivery happen in the worker, queued in the transaction that cleared the orders:
@@ -43,4 +45,13 @@ export function enqueueProcessing(q: Queryable, orderId: string) {
  */
 export function authorizationExpiryJob(orderId: string, runAtMs: number): NewJob {
   return { kind: EXPIRE_AUTHORIZATION_JOB, payload: { orderId }, runAtMs, maxAttempts: 5 };
+}
+
+/**
+ * Asks a remote processor for an order's authorization (card-payments.ts pollCardPayment), queued
+ * with the order: its first run comes after the request's own call had its full time, so it is
+ * the fallback of a crash or a timeout. `poll` counts the asks before it.
+ */
+export function cardAuthorizeJob(orderId: string, runAtMs: number, poll = 0): NewJob {
+  return { kind: CARD_AUTHORIZE_JOB, payload: { orderId, poll }, runAtMs, maxAttempts: 3 };
 }

@@ -1,5 +1,6 @@
 import { GroupedTransactions } from '../platform/db/grouped-transactions.ts';
 import type { Db } from '../platform/db/pool.ts';
+import { afterOrderCommitted } from './card-payments.ts';
 import { placeWalletOrder, storeWalletOrder } from './create.ts';
 import type { OrderPlacement, WalletOrdersDeps } from './deps.ts';
 import type { PreparedOrder } from './request.ts';
@@ -41,7 +42,11 @@ export function createOrderPlacement(db: Db, services: () => WalletOrdersDeps): 
     { maxGroup: MAX_GROUP, inFlight: GROUPS_IN_FLIGHT, keysOf, transactional: true },
   );
   return {
-    place: (prepared) => placeWalletOrder(services(), prepared, (attempt) => orders.call(attempt)),
+    place: async (prepared) =>
+      afterOrderCommitted(
+        services(),
+        await placeWalletOrder(services(), prepared, (attempt) => orders.call(attempt)),
+      ),
     close: () => orders.close(),
   };
 }

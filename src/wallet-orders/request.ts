@@ -53,4 +53,6 @@ export interface PreparedOrder {
    * transaction once a first attempt found the reservation unlocked (QuoteNeeded).
    */
   unlockedQuote?: Quote;
+  /** A remote processor's token for the card (CardProcessor.prepare); the card number is never stored. */
+  processorToken?: string;
 }

@@ -2,10 +2,16 @@ import type { FastifyPluginAsync } from 'fastify';
 import { idempotencyScope, scopeOf } from '../identity/access.ts';
 
 import { TransactionSteps } from '../platform/db/grouped-transactions.ts';
-import { hasIdempotencyKey, runIdempotent, sendIdempotent } from '../platform/http/idempotency.ts';
+import {
+  hasIdempotencyKey,
+  ReplayedAnswer,
+  runIdempotent,
+  sendIdempotent,
+} from '../platform/http/idempotency.ts';
 import { errorResponses, PARTNER_SECURITY, withExample } from '../platform/http/openapi.ts';
 import { prepareApplePayOrder } from './apple-pay.ts';
 import { ApplePayAnswer, ApplePayBody } from './apple-pay-schemas.ts';
+import { afterOrderCommitted } from './card-payments.ts';
 import { placeWalletOrder, prepareWalletOrder, storeWalletOrder } from './create.ts';
 import type { WalletOrdersDeps } from './deps.ts';
 import {
@@ -77,7 +83,10 @@ export const walletOrderRoutes: FastifyPluginAsync<{ ctx: WalletOrdersDeps }> = 
           storeWalletOrder(ctx, TransactionSteps.alone(tx), attempt),
         ),
       );
-      return sendIdempotent(reply, outcome);
+      // A remote processor is asked after COMMIT; a replay answers the order as it was stored
+      // (docs/contract.md decision 101).
+      if (outcome instanceof ReplayedAnswer) return sendIdempotent(reply, outcome);
+      return sendIdempotent(reply, await afterOrderCommitted(ctx, outcome));
     },
   );
 

@@ -1,17 +1,16 @@
 // The wallet-orders module's entry points (issue 7). The hosted checkout page and the partner
 // routes both call these; the logic lives in create.ts, authorization.ts and transitions.ts.
-import { createHmac } from 'node:crypto';
 import type { Scope } from '../identity/types.ts';
 import { partnerIdOf } from '../identity/webhook-secret.ts';
 import { orderErrors } from '../orders/errors.ts';
 import { reservationForCheckout } from '../orders/service.ts';
-import { secretsEqual } from '../platform/crypto.ts';
 import { expireAuthorization, submitCodes } from './authorization.ts';
 import { prepareWalletOrder } from './create.ts';
 import type { WalletOrdersDeps } from './deps.ts';
 import { walletOrderErrors } from './errors.ts';
 import type { PreparedOrder, WalletOrderRequest } from './request.ts';
 import { findAuthorization, findOrder, type OrderRow, pageOrders } from './store.ts';
+import { threeDsCapability } from './three-ds-capability.ts';
 import { fullOrderView, publicOrderView, walletOrderView } from './view.ts';
 
 export type { BillingAddress, WalletOrderRequest } from './request.ts';
@@ -213,14 +212,16 @@ export async function threeDsRedirectOrigins(ctx: WalletOrdersDeps, orderId: str
   return [...new Set([success, failure].flatMap((url) => (url ? [new URL(url).origin] : [])))];
 }
 
-/** The simulated issuer page's capability: HMAC of the order id, so nobody else can decide it. */
-function threeDsToken(ctx: WalletOrdersDeps, orderId: string): string {
-  const key = createHmac('sha256', ctx.config.masterKey).update('rampart sandbox 3ds v1').digest();
-  return createHmac('sha256', key).update(orderId).digest('base64url').slice(0, 32);
-}
+export { threeDsCapabilityValid as threeDsTokenValid } from './three-ds-capability.ts';
 
-export function threeDsTokenValid(ctx: WalletOrdersDeps, orderId: string, token: string): boolean {
-  return secretsEqual(token, threeDsToken(ctx, orderId));
+/**
+ * The 3-D Secure page behind `authorization3dsUrl`: the simulated issuer's, or for a remote
+ * processor Rampart's own route that sends the buyer on to the issuer's challenge
+ * (card-processor-routes.ts, docs/contract.md decision 103).
+ */
+function threeDsPath(ctx: WalletOrdersDeps, orderId: string): string {
+  const prefix = ctx.cardProcessor.remote ? '/card-processor/3ds' : '/sandbox/3ds';
+  return `${prefix}/${orderId}/${threeDsCapability(ctx, orderId)}`;
 }
 
 /**
@@ -244,8 +245,7 @@ export async function authorizationState(
     walletOrderId: row.id,
     smsNeeded: waiting && a.method === 'CODES' && !a.sms_verified,
     card2faNeeded: waiting && a.method === 'CODES' && !a.card2fa_verified,
-    authorization3dsUrl:
-      waiting && a.method === '3DS' ? `${base}/sandbox/3ds/${row.id}/${threeDsToken(ctx, row.id)}` : null,
+    authorization3dsUrl: waiting && a.method === '3DS' ? `${base}${threeDsPath(ctx, row.id)}` : null,
   };
 }
 

@@ -54,7 +54,7 @@ export interface OrderRow {
   /** When the card was captured; null while the authorization is only held (migration 065). */
   captured_at: Date | null;
   /** Joined from wallet_order_authorizations: the step the issuer asked for, and where it stands. */
-  auth_method: 'CODES' | '3DS' | null;
+  auth_method: 'CODES' | '3DS' | 'PROCESSOR' | null;
   auth_state: 'PENDING' | 'PASSED' | 'FAILED' | null;
 }
 
@@ -125,7 +125,7 @@ const NEW_ORDER_COLUMNS = {
 } satisfies Record<keyof NewOrder, true>;
 const ORDER_COLUMNS = Object.keys(NEW_ORDER_COLUMNS) as (keyof NewOrder)[];
 export interface NewAuthorization {
-  method: 'CODES' | '3DS';
+  method: 'CODES' | '3DS' | 'PROCESSOR';
   smsHash: string | null;
   card2faHash: string | null;
   expiresAtMs: number;
@@ -503,7 +503,7 @@ export async function setStatuses(
 export interface AuthorizationRow {
   order_id: string;
   partner_id: string;
-  method: 'CODES' | '3DS';
+  method: 'CODES' | '3DS' | 'PROCESSOR';
   sms_hash: string | null;
   card2fa_hash: string | null;
   sms_verified: boolean;
@@ -541,6 +541,24 @@ export async function updateAuthorization(
        decided_at = CASE WHEN $3::boolean THEN to_timestamp($2 / 1000.0) ELSE decided_at END
      WHERE order_id = $1`,
     [orderId, nowMs, decided, ...entries.map(([, value]) => value)],
+  );
+}
+
+/**
+ * A pending step becomes another (a remote processor's answer asks for 3-D Secure or codes),
+ * pending with fresh attempts and expiry; a code not asked for counts as verified.
+ */
+export async function replaceAuthorizationStep(
+  q: Queryable,
+  orderId: string,
+  step: NewAuthorization,
+): Promise<void> {
+  await q.query(
+    `UPDATE wallet_order_authorizations SET method = $2, sms_hash = $3, card2fa_hash = $4,
+       sms_verified = $3::text IS NULL, card2fa_verified = $4::text IS NULL, attempts = 0,
+       expires_at = to_timestamp($5::bigint / 1000.0)
+     WHERE order_id = $1 AND state = 'PENDING'`,
+    [orderId, step.method, step.smsHash, step.card2faHash, step.expiresAtMs],
   );
 }
 

@@ -37,6 +37,7 @@ const OUTCOME_TEXT: Record<string, string> = {
   DECLINED: 'Payment declined. The order has failed and nothing was charged.',
   EXPIRED: 'This check expired. The order has failed and nothing was charged.',
   NOT_PENDING: 'This payment has already been decided.',
+  PENDING: 'Your bank has not confirmed the payment yet. The merchant will let you know.',
 };
 
 export function threeDsOutcomeHtml(outcome: string): string {

@@ -1,10 +1,18 @@
+import { CARD_OPERATION_JOB, type OperationKind } from '../cards/payments-store.ts';
 import { registerPeriodic } from '../platform/jobs/housekeeping.ts';
 import type { ClaimedJob, JobRunner } from '../platform/jobs/runner.ts';
 import { togetherOrEachAlone } from '../platform/jobs/together-or-alone.ts';
 import { expireAuthorization } from './authorization.ts';
 import { CAPTURE_SWEEP_EVERY_MS, CAPTURE_SWEEP_JOB, captureAgingOrders } from './capture-sweep.ts';
+import { runPaymentOperation } from './card-payment-operations.ts';
+import { pollCardPayment } from './card-payments.ts';
 import type { WalletOrdersDeps } from './deps.ts';
-import { EXPIRE_AUTHORIZATION_JOB, ordersOfProcessingJob, PROCESS_ORDER_JOB } from './jobs.ts';
+import {
+  CARD_AUTHORIZE_JOB,
+  EXPIRE_AUTHORIZATION_JOB,
+  ordersOfProcessingJob,
+  PROCESS_ORDER_JOB,
+} from './jobs.ts';
 import { processOrder, processOrders } from './transitions.ts';
 
 /**
@@ -21,6 +29,18 @@ export function registerWalletOrderJobs(
     processInChunks(ctx, jobs.flatMap(orderIdsOf), ordersPerTransaction),
   );
   runner.register(EXPIRE_AUTHORIZATION_JOB, (job) => expireAuthorization(ctx, String(job.payload.orderId)));
+  if (ctx.cardProcessor.remote) registerCardPaymentJobs(runner, ctx);
+}
+
+/** A remote processor's status poll and its capture, void and refund calls (card-payments.ts). */
+function registerCardPaymentJobs(runner: JobRunner, ctx: WalletOrdersDeps): void {
+  runner.register(CARD_AUTHORIZE_JOB, (job) =>
+    pollCardPayment(ctx, String(job.payload.orderId), Number(job.payload.poll ?? 0)),
+  );
+  runner.register(CARD_OPERATION_JOB, (job) => {
+    const { orderId, kind, n } = job.payload;
+    return runPaymentOperation(ctx, String(orderId), kind as OperationKind, Number(n));
+  });
 }
 
 /**
