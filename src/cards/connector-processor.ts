@@ -23,7 +23,7 @@ import {
 export function connectorProcessor(connector: CardConnector): CardProcessor {
   return {
     simulatesIssuer: false,
-    // Stripe's: an online card payment's authorization can be captured for seven days.
+    // Stripe's seven days; a connector whose processor holds shorter would say so here.
     authorizationLifetimeMs: CARD_AUTHORIZATION_LIFETIME_MS,
     remote: connector,
     books: (_q, range) => booksOf(connector, range),

@@ -107,7 +107,8 @@ export const CARD_LOSSES = 'house:card-losses';
  */
 async function bookRefusedCapture(tx: Tx, op: OperationRow): Promise<void> {
   const order = await findOrder(tx, op.order_id);
-  if (!order || order.status === 'RUNNING_CHECKS') return;
+  // Only a capture the ledger booked (captured_at) said the network owes the charge.
+  if (!order || order.captured_at === null) return;
   const amount = new Money(op.amount ?? order.source_amount);
   await postEntry(tx, {
     kind: 'order.captureRefused',
