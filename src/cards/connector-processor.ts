@@ -1,7 +1,14 @@
+import type { Queryable } from '../platform/db/pool.ts';
 import type { CheckedCard } from './card-input.ts';
 import type { CardConnector, ConnectorBilling, ConnectorResult, TimeRange } from './connector.ts';
 import { cardErrors } from './errors.ts';
-import { insertPayments, requestCaptures, requestRefund, requestVoid } from './payments-store.ts';
+import {
+  insertPayments,
+  orderOfReference,
+  requestCaptures,
+  requestRefund,
+  requestVoid,
+} from './payments-store.ts';
 import {
   type AuthorizeResult,
   CARD_AUTHORIZATION_LIFETIME_MS,
@@ -26,7 +33,7 @@ export function connectorProcessor(connector: CardConnector): CardProcessor {
     // Stripe's seven days; a connector whose processor holds shorter would say so here.
     authorizationLifetimeMs: CARD_AUTHORIZATION_LIFETIME_MS,
     remote: connector,
-    books: (_q, range) => booksOf(connector, range),
+    books: (q, range) => booksOf(q, connector, range),
     async prepare(card: CheckedCard, billing: ConnectorBilling): Promise<string> {
       const answer = await connector.tokenize(
         { pan: card.pan, expMonth: card.expMonth, expYear: card.expYear, cvv: card.cvv },
@@ -76,12 +83,20 @@ export function connectorProcessor(connector: CardConnector): CardProcessor {
  * The processor's books for the card reconciliation (docs/contract.md, decision 122): its balance
  * transactions and payouts of the period. An answer it did not give is 503, transient.
  */
-async function booksOf(connector: CardConnector, range: TimeRange): Promise<ProcessorBooks> {
+async function booksOf(q: Queryable, connector: CardConnector, range: TimeRange): Promise<ProcessorBooks> {
   const [transactions, payouts] = await Promise.all([
     connector.balanceTransactions(range),
     connector.payouts(range),
   ]);
-  return { balanceTransactions: answered(transactions), payouts: answered(payouts) };
+  const balanceTransactions = await Promise.all(
+    answered(transactions).map(async (transaction) => {
+      // A dispute carries no metadata of Rampart's: its payment names the order.
+      if (transaction.orderId !== null || !transaction.paymentReference) return transaction;
+      const orderId = await orderOfReference(q, connector.name, transaction.paymentReference);
+      return { ...transaction, orderId: orderId ?? null };
+    }),
+  );
+  return { balanceTransactions, payouts: answered(payouts) };
 }
 
 function answered<T>(result: ConnectorResult<T>): T {

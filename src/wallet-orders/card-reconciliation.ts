@@ -183,21 +183,28 @@ async function bookFees(ctx: WalletOrdersDeps, transactions: readonly BalanceTra
   });
 }
 
-/** Decision 121: a payout matches when the transactions paid out in it come to its amount. */
+/**
+ * Decision 121: a payout matches when the processor's books carry it (its payout balance
+ * transaction takes exactly its amount) and, where the transactions say which payout paid them
+ * out, those come to its amount (amount less fee).
+ */
 function matchPayouts(books: ProcessorBooks): PayoutLine[] {
   return books.payouts.map((payout) => {
-    const paidOut = books.balanceTransactions
-      .filter(
-        (transaction) => transaction.type !== 'payout' && transaction.payoutReference === payout.reference,
-      )
-      .reduce((sum, transaction) => sum.plus(transaction.amount).minus(transaction.fee), new Money(0));
+    const ofPayout = books.balanceTransactions.filter((bt) => bt.payoutReference === payout.reference);
+    const booked = ofPayout.filter((bt) => bt.type === 'payout');
+    const paidIn = ofPayout.filter((bt) => bt.type !== 'payout');
+    const paidOut = paidIn.reduce((sum, bt) => sum.plus(bt.amount).minus(bt.fee), new Money(0));
+    const bookedAmount = booked.reduce((sum, bt) => sum.minus(bt.amount), new Money(0));
     return {
       reference: payout.reference,
       currency: payout.currency,
       amount: payout.amount,
       status: payout.status,
-      paidOutTransactions: paidOut,
-      matched: paidOut.eq(payout.amount),
+      paidOutTransactions: paidIn.length > 0 ? paidOut : bookedAmount,
+      matched:
+        booked.length > 0 &&
+        bookedAmount.eq(payout.amount) &&
+        (paidIn.length === 0 || paidOut.eq(payout.amount)),
     };
   });
 }

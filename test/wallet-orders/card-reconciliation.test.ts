@@ -158,7 +158,15 @@ describe('the card reconciliation', () => {
           status: 'PAID' as const,
           arrivalAtMs: 0,
         };
-        return { balanceTransactions: transactions, payouts: [payout] };
+        const paidOut = {
+          ...transactions[0]!,
+          reference: 'txn_po_test_1',
+          type: 'payout' as const,
+          orderId: null,
+          amount: net.negated(),
+          fee: new Money(0),
+        };
+        return { balanceTransactions: [...transactions, paidOut], payouts: [payout] };
       },
     });
     try {
