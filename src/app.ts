@@ -36,6 +36,7 @@ import { usersOperatorRoutes } from './users/operator-routes.ts';
 import { paymentMethodRoutes } from './users/payment-method-routes.ts';
 import { usersRoutes } from './users/routes.ts';
 import { cardProcessorRoutes } from './wallet-orders/card-processor-routes.ts';
+import { refundRoutes } from './wallet-orders/refund-routes.ts';
 import { walletOrderRoutes } from './wallet-orders/routes.ts';
 import { threeDsRoutes } from './wallet-orders/three-ds-routes.ts';
 import { walletRoutes } from './wallets/routes.ts';
@@ -116,6 +117,7 @@ export async function buildApp(ctx: Rampart, options: BuildOptions): Promise<Fas
   await app.register(ledgerOperatorRoutes, { ctx });
   await app.register(limitsRoutes, { ctx });
   await app.register(walletOrderRoutes, { ctx });
+  await app.register(refundRoutes, { ctx });
   await app.register(threeDsRoutes, { ctx });
   await app.register(cardProcessorRoutes, { ctx });
   await app.register(transfersRoutes, { ctx });

@@ -18,6 +18,8 @@ const USAGE = `usage: rampart <command>
   keys revoke <accountId> <apiKey>  delete one of the account's API keys
   reconcile <chain>             custody on <chain> against the ledger, per currency
                                 (GET /operator/v1/chains/<chain>/reconciliation); exit 1 if unbalanced
+  reconcile cards [--from t] [--to t]  card money: the processor's books against the ledger
+                                (GET /operator/v1/cards/reconciliation); exit 1 if unbalanced
   --help                        this text`;
 
 /** Asked for, the usage goes to stdout with exit 0; for an unknown command, to stderr with exit 2. */
@@ -164,6 +166,7 @@ async function keysCommand(args: string[]) {
 
 /** `rampart reconcile <chain>`: the reconciliation as a table; exit 1 when it does not balance. */
 async function reconcileCommand(args: string[]) {
+  if (args[0] === 'cards') return reconcileCardsCommand(args.slice(1));
   const [chain] = args;
   if (!chain || args.length !== 1) throw new Error(USAGE);
   const answer = JSON.parse(
@@ -208,6 +211,69 @@ export function reconciliationText(answer: ReconciliationAnswer): string {
   for (const line of answer.currencies) {
     lines.push(`${line.currency}: ${line.balanced ? 'balanced' : 'NOT BALANCED'}`);
     for (const column of RECONCILIATION_COLUMNS) lines.push(`  ${column.padEnd(20)}${String(line[column])}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** `rampart reconcile cards`: the card reconciliation, its mismatches listed; exit 1 when it does not balance. */
+async function reconcileCardsCommand(args: string[]) {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { from: { type: 'string' }, to: { type: 'string' } },
+  });
+  if (positionals.length > 0) throw new Error(USAGE);
+  const query = new URLSearchParams({ format: 'json_numberstring' });
+  if (values.from !== undefined) query.set('from', values.from);
+  if (values.to !== undefined) query.set('to', values.to);
+  const answer = JSON.parse(
+    await operatorRequest('GET', `/operator/v1/cards/reconciliation?${query}`),
+  ) as CardReconciliationAnswer;
+  process.stdout.write(cardReconciliationText(answer));
+  if (!answer.balanced) process.exitCode = 1;
+}
+
+interface CardReconciliationAnswer {
+  from: number;
+  to: number;
+  balanced: boolean;
+  feesBooked: number;
+  currencies: Record<string, string | boolean>[];
+  mismatches: Record<string, string | null>[];
+  payouts: Record<string, string | boolean>[];
+}
+
+const CARD_COLUMNS = [
+  'captured',
+  'refunded',
+  'chargebacks',
+  'processingFees',
+  'disputeFees',
+  'other',
+  'processorNet',
+  'ledgerNet',
+  'difference',
+];
+
+export function cardReconciliationText(answer: CardReconciliationAnswer): string {
+  const period = `${new Date(answer.from).toISOString()} to ${new Date(answer.to).toISOString()}`;
+  const lines = [
+    `cards ${period}: ${answer.balanced ? 'balanced' : 'NOT BALANCED'}`,
+    `processor fees booked now: ${answer.feesBooked}`,
+  ];
+  for (const line of answer.currencies) {
+    lines.push(`${line.currency}: ${line.balanced ? 'balanced' : 'NOT BALANCED'}`);
+    for (const column of CARD_COLUMNS) lines.push(`  ${column.padEnd(20)}${String(line[column])}`);
+  }
+  for (const mismatch of answer.mismatches) {
+    lines.push(
+      `mismatch ${mismatch.orderId ?? '(no order)'} ${mismatch.currency} ${mismatch.category}: ledger ${mismatch.ledger}, processor ${mismatch.processor}`,
+    );
+  }
+  for (const payout of answer.payouts) {
+    lines.push(
+      `payout ${payout.reference} ${payout.amount} ${payout.currency} ${payout.status}: ${payout.matched ? 'matched' : `NOT MATCHED (transactions ${payout.paidOutTransactions})`}`,
+    );
   }
   return `${lines.join('\n')}\n`;
 }

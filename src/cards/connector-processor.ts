@@ -1,8 +1,20 @@
+import type { Queryable } from '../platform/db/pool.ts';
 import type { CheckedCard } from './card-input.ts';
-import type { CardConnector, ConnectorBilling } from './connector.ts';
+import type { CardConnector, ConnectorBilling, ConnectorResult, TimeRange } from './connector.ts';
 import { cardErrors } from './errors.ts';
-import { insertPayments, requestCaptures, requestRefund, requestVoid } from './payments-store.ts';
-import { type AuthorizeResult, CARD_AUTHORIZATION_LIFETIME_MS, type CardProcessor } from './processor.ts';
+import {
+  insertPayments,
+  orderOfReference,
+  requestCaptures,
+  requestRefund,
+  requestVoid,
+} from './payments-store.ts';
+import {
+  type AuthorizeResult,
+  CARD_AUTHORIZATION_LIFETIME_MS,
+  type CardProcessor,
+  type ProcessorBooks,
+} from './processor.ts';
 
 /**
  * The card processor port on a remote processor's connector, intent before effect
@@ -21,6 +33,7 @@ export function connectorProcessor(connector: CardConnector): CardProcessor {
     // Stripe's seven days; a connector whose processor holds shorter would say so here.
     authorizationLifetimeMs: CARD_AUTHORIZATION_LIFETIME_MS,
     remote: connector,
+    books: (q, range) => booksOf(q, connector, range),
     async prepare(card: CheckedCard, billing: ConnectorBilling): Promise<string> {
       const answer = await connector.tokenize(
         { pan: card.pan, expMonth: card.expMonth, expYear: card.expYear, cvv: card.cvv },
@@ -64,4 +77,29 @@ export function connectorProcessor(connector: CardConnector): CardProcessor {
     void: (q, orderId) => requestVoid(q, orderId),
     refund: (q, orderId, refund) => requestRefund(q, orderId, refund.refundId, refund.amount.toFixed()),
   };
+}
+
+/**
+ * The processor's books for the card reconciliation (docs/contract.md, decision 122): its balance
+ * transactions and payouts of the period. An answer it did not give is 503, transient.
+ */
+async function booksOf(q: Queryable, connector: CardConnector, range: TimeRange): Promise<ProcessorBooks> {
+  const [transactions, payouts] = await Promise.all([
+    connector.balanceTransactions(range),
+    connector.payouts(range),
+  ]);
+  const balanceTransactions = await Promise.all(
+    answered(transactions).map(async (transaction) => {
+      // A dispute carries no metadata of Rampart's: its payment names the order.
+      if (transaction.orderId !== null || !transaction.paymentReference) return transaction;
+      const orderId = await orderOfReference(q, connector.name, transaction.paymentReference);
+      return { ...transaction, orderId: orderId ?? null };
+    }),
+  );
+  return { balanceTransactions, payouts: answered(payouts) };
+}
+
+function answered<T>(result: ConnectorResult<T>): T {
+  if (result.ok) return result.value;
+  throw cardErrors.booksUnavailable();
 }

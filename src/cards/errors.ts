@@ -104,6 +104,14 @@ export const cardErrors = {
       'The card processor did not answer in time; nothing was charged. Try again.',
       { transient: true },
     ),
+  /** The reconciliation could not read the processor's books (docs/contract.md, decision 122). */
+  booksUnavailable: () =>
+    new ApiError(
+      'ServiceUnavailableException',
+      'card.processorUnavailable',
+      'The card processor did not answer with its books; try again.',
+      { transient: true },
+    ),
   /** A processor event whose signature does not verify: nothing is changed (decision 107). */
   eventSignature: () =>
     unauthenticated('cardProcessor.invalidSignature', 'The event signature does not verify.'),

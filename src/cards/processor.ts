@@ -2,7 +2,14 @@ import type { AppContext } from '../platform/context.ts';
 import type { Queryable } from '../platform/db/pool.ts';
 import type { Money } from '../platform/money.ts';
 import type { CardInput, CheckedCard } from './card-input.ts';
-import type { CardConnector, ConnectorBilling } from './connector.ts';
+import type {
+  BalanceTransaction,
+  CardConnector,
+  ConnectorBilling,
+  Payout,
+  ProcessorEvent,
+  TimeRange,
+} from './connector.ts';
 
 /**
  * The card processor port. Every call is idempotent by order id: repeating an authorise returns
@@ -36,8 +43,23 @@ export interface CardProcessor {
   capture(q: Queryable, orderIds: readonly string[]): Promise<void>;
   /** Releases a hold never captured; as capture, recorded in `q` and made after COMMIT. */
   void(q: Queryable, orderId: string): Promise<void>;
-  /** Gives back `refund.amount` of a captured order (all of it or part), once per `refundId`. */
-  refund(q: Queryable, orderId: string, refund: CardRefund): Promise<void>;
+  /**
+   * Gives back `refund.amount` of a captured order (all of it or part), once per `refundId`.
+   * Answers 'COMPLETE' when the processor confirmed the refund within the call (the sandbox);
+   * otherwise the outcome arrives later as a `refund.updated` event (wallet-orders/refunds.ts).
+   */
+  // biome-ignore lint/suspicious/noConfusingVoidType: a processor that confirms later is a plain async method answering nothing.
+  refund(q: Queryable, orderId: string, refund: CardRefund): Promise<RefundConfirmation | void>;
+  /**
+   * The processor's own books for a period, for the card reconciliation
+   * (wallet-orders/card-reconciliation.ts); absent where the processor keeps none to read.
+   */
+  books?(q: Queryable, range: TimeRange): Promise<ProcessorBooks>;
+  /**
+   * Sandbox only: opens, wins or loses a dispute on an order's charge as a card network would,
+   * answering the event a remote processor would send (undefined: no captured charge to dispute).
+   */
+  simulateDispute?(q: Queryable, orderId: string, action: DisputeAction): Promise<DisputeEvent | undefined>;
   /**
    * Apple Pay: the card a payment token stands for, which `authorize` then holds like any card.
    * Absent when this processor takes no Apple Pay: such orders are refused as not configured.
@@ -65,10 +87,28 @@ export interface CardProcessor {
 export const CARD_AUTHORIZATION_LIFETIME_MS = 7 * 24 * 3600 * 1000;
 
 export interface CardRefund {
-  /** Rampart's id of this refund (several partial refunds of one order each have their own). */
+  /**
+   * Rampart's id of this refund, also the processor's idempotency key: `paymentKey(orderId,
+   * 'refund', n)` (cards/connector.ts), so several partial refunds of one order each have their own.
+   */
   refundId: string;
   amount: Money;
 }
+
+/** A refund the processor confirmed within the call. */
+export type RefundConfirmation = 'COMPLETE';
+
+/** What the processor's books say of a period: every movement of money, and its payouts. */
+export interface ProcessorBooks {
+  balanceTransactions: BalanceTransaction[];
+  payouts: Payout[];
+}
+
+export type DisputeAction = 'OPEN' | 'WIN' | 'LOSE';
+export type DisputeEvent = Extract<
+  ProcessorEvent,
+  { kind: 'dispute.opened' | 'dispute.won' | 'dispute.lost' }
+>;
 
 /** The `token` of an Apple Pay payment (PKPaymentToken) as Wyre's clients pass it on. */
 export interface ApplePayToken {

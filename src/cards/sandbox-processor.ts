@@ -1,6 +1,8 @@
 import type { Queryable } from '../platform/db/pool.ts';
+import { Money } from '../platform/money.ts';
 import { lookupBin } from './bins.ts';
 import type { CardInput } from './card-input.ts';
+import type { TimeRange } from './connector.ts';
 import { cardErrors } from './errors.ts';
 import {
   type ApplePayToken,
@@ -9,7 +11,18 @@ import {
   type AuthorizeResult,
   CARD_AUTHORIZATION_LIFETIME_MS,
   type CardProcessor,
+  type CardRefund,
+  type DisputeAction,
+  type DisputeEvent,
+  type ProcessorBooks,
 } from './processor.ts';
+import {
+  closeSandboxDispute,
+  openSandboxDispute,
+  recordSandboxRefund,
+  type SandboxDisputeRow,
+  sandboxMovements,
+} from './sandbox-store.ts';
 import { SLOW_CARD_DELAY_MS, TEST_CARDS, type TestCardBehaviour, testCardBehaviour } from './test-cards.ts';
 
 function abortableDelay(ms: number, signal: AbortSignal): Promise<void> {
@@ -65,9 +78,79 @@ export const sandboxProcessor: CardProcessor = {
   },
   capture: (q, orderIds) => move(q, orderIds, 'AUTHORIZED', 'CAPTURED'),
   void: (q, orderId) => move(q, [orderId], 'AUTHORIZED', 'VOIDED'),
-  refund: (q, orderId) => move(q, [orderId], 'CAPTURED', 'REFUNDED'),
+  refund: sandboxRefund,
+  books: sandboxBooks,
+  simulateDispute: sandboxDispute,
   applePayCard: sandboxApplePayCard,
 };
+
+/**
+ * Whole or partial, confirmed at once. A refund the sandbox cannot make (nothing captured, or
+ * more than is left) is a caller's bug: the refund rules (wallet-orders/refunds.ts) refuse it first.
+ */
+async function sandboxRefund(q: Queryable, orderId: string, refund: CardRefund): Promise<'COMPLETE'> {
+  const recorded = await recordSandboxRefund(q, {
+    refundId: refund.refundId,
+    orderId,
+    amount: refund.amount.toFixed(),
+  });
+  if (!recorded)
+    throw new Error(`sandbox processor: nothing left to refund ${refund.amount.toFixed()} of ${orderId}`);
+  return 'COMPLETE';
+}
+
+/** What the sandbox's card network charges for a dispute, in the charge's currency (as Stripe's 15 USD). */
+export const SANDBOX_DISPUTE_FEE = '15';
+
+async function sandboxDispute(
+  q: Queryable,
+  orderId: string,
+  action: DisputeAction,
+): Promise<DisputeEvent | undefined> {
+  const row =
+    action === 'OPEN'
+      ? await openSandboxDispute(q, { reference: `dp_sandbox_${orderId}`, orderId, fee: SANDBOX_DISPUTE_FEE })
+      : await closeSandboxDispute(q, orderId, action === 'WIN' ? 'WON' : 'LOST');
+  if (!row) return undefined;
+  const expected = action === 'OPEN' ? 'OPEN' : action === 'WIN' ? 'WON' : 'LOST';
+  // Closing a dispute closed the other way (or opening a closed one) answers nothing to send.
+  if (row.status !== expected && action !== 'OPEN') return undefined;
+  return disputeEvent(row, action === 'OPEN' ? 'OPEN' : row.status);
+}
+
+function disputeEvent(row: SandboxDisputeRow, status: SandboxDisputeRow['status']): DisputeEvent {
+  const kind = status === 'OPEN' ? 'dispute.opened' : status === 'WON' ? 'dispute.won' : 'dispute.lost';
+  return {
+    eventId: `sandbox:${row.reference}:${kind}`,
+    kind,
+    orderId: row.order_id,
+    dispute: {
+      reference: row.reference,
+      paymentReference: `ch_sandbox_${row.order_id}`,
+      amount: new Money(row.amount),
+      currency: row.currency,
+      reason: 'fraudulent',
+    },
+  };
+}
+
+async function sandboxBooks(q: Queryable, range: TimeRange): Promise<ProcessorBooks> {
+  const movements = await sandboxMovements(q, range.fromMs, range.toMs);
+  return {
+    balanceTransactions: movements.map((movement) => ({
+      reference: movement.reference,
+      type: movement.type,
+      orderId: movement.order_id,
+      amount: new Money(movement.amount),
+      fee: new Money(movement.fee),
+      currency: movement.currency,
+      createdAtMs: Number(movement.at_ms),
+      payoutReference: null,
+    })),
+    // The sandbox pays nothing out to a bank: its balance stays with it.
+    payouts: [],
+  };
+}
 
 const DEFAULT_APPLE_PAY_CARD = '4111111111111111';
 
@@ -142,7 +225,8 @@ function decline(request: AuthorizeRequest, behaviour: string): AuthorizeResult 
 /** One conditional update: a repeat finds the rows already moved and changes nothing. */
 async function move(q: Queryable, orderIds: readonly string[], from: string, to: string): Promise<void> {
   await q.query(
-    `UPDATE sandbox_card_authorizations SET state = $3, updated_at = now()
+    `UPDATE sandbox_card_authorizations SET state = $3::text, updated_at = now(),
+       captured_at = CASE WHEN $3::text = 'CAPTURED' THEN now() ELSE captured_at END
      WHERE order_id = ANY($1::text[]) AND state = $2`,
     [orderIds, from, to],
   );

@@ -4,7 +4,7 @@ import type { JobRunner } from '../platform/jobs/runner.ts';
 import type { Money } from '../platform/money.ts';
 import { type Chain, chainsForCurrency, type Network } from './addresses.ts';
 import type { KnownDepositAddresses } from './known-addresses.ts';
-import { insertSends } from './store.ts';
+import { cancelQueuedSend, chainOfSend, insertSends } from './store.ts';
 
 /**
  * The chains port: how other modules pay out on a chain without knowing which chain backend
@@ -56,6 +56,12 @@ export interface ChainBackend {
   reachable?(): boolean;
   /** The start check (a real chain: the node's chain id); throws to stop the start. */
   checkAtStart?(log: StartLog): Promise<void>;
+  /**
+   * True when a send still QUEUED has not left for the chain and may be cancelled (the simulated
+   * chain). A real chain's sender picks queued sends up and signs them outside the caller's
+   * locks, so its sends are never cancelled.
+   */
+  readonly cancelsQueuedSends?: boolean;
   /** Stops the backend's timers. */
   close?(): void;
   /** Registers the worker's deposit watcher and sweeper (a real chain's; the simulated one has none). */
@@ -246,6 +252,19 @@ function insertBackendSends(tx: Tx, sends: readonly ChainSend[], backend: ChainB
     })),
     backend?.settleJob(),
   );
+}
+
+/**
+ * Stops the send of `reference` before it reaches the chain, in the caller's transaction (a card
+ * refund before delivery): true when it is stopped now, or when no send exists; false when the
+ * send may already be on its way (or was settled), and the caller must not act as if it were not.
+ * A cancelled send's outcome is never delivered.
+ */
+export async function stopChainSend(ctx: ChainsDeps, tx: Tx, reference: string): Promise<boolean> {
+  const chain = await chainOfSend(tx, reference);
+  if (chain === undefined) return true;
+  if (!ctx.chains.backends[chain as Chain]?.cancelsQueuedSends) return false;
+  return cancelQueuedSend(tx, reference, 'cancelled');
 }
 
 /**

@@ -128,6 +128,7 @@ export function sandboxChain(delayMs: number): ChainBackend {
       currencies: [currency],
     }),
     simulatesDeposits: true,
+    cancelsQueuedSends: true,
     registerSettler(runner: JobRunner, ctx: ChainsDeps) {
       runner.register(SANDBOX_SETTLE_JOB, (job) => settleJob(ctx, job));
       runner.registerGroup(SANDBOX_SETTLE_JOB, (jobs) => settleSandboxSends(ctx, jobs.flatMap(referencesOf)));

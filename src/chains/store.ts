@@ -114,3 +114,24 @@ export async function unsettledSendTotals(
   );
   return new Map(rows.map((row) => [row.currency, row.total]));
 }
+
+/**
+ * Cancels a send still QUEUED (FAILED, reason `cancelled`), answering whether it did; a send the
+ * settler locked first is found settled and stays as it is.
+ */
+export async function cancelQueuedSend(q: Queryable, reference: string, reason: string): Promise<boolean> {
+  const { rowCount } = await q.query(
+    `UPDATE chain_sends SET status = 'FAILED', failure_reason = $2, settled_at = now()
+     WHERE reference = $1 AND status = 'QUEUED'`,
+    [reference, reason],
+  );
+  return rowCount === 1;
+}
+
+/** The chain a send of `reference` goes out on, if there is one. */
+export async function chainOfSend(q: Queryable, reference: string): Promise<string | undefined> {
+  const { rows } = await q.query<{ chain: string }>('SELECT chain FROM chain_sends WHERE reference = $1', [
+    reference,
+  ]);
+  return rows[0]?.chain;
+}

@@ -14,6 +14,7 @@ import {
   ledgerPostHold,
   ledgerSettleHold,
   ledgerVoidHold,
+  ownerMovements,
   pendingHoldsExpiringBy,
   unbalancedCurrencies,
 } from './store.ts';
@@ -195,6 +196,28 @@ export function settleHold(q: Queryable, holdId: number, entry: NewEntry): Promi
 /** Releases a pending hold back to available; exactly once, like postHold. */
 export function voidHold(q: Queryable, holdId: number): Promise<void> {
   return refusing(() => ledgerVoidHold(q, holdId));
+}
+
+/** One owner's movements in a period, per entry reference, kind and currency (signed sums). */
+export interface OwnerMovement {
+  reference: string | null;
+  kind: string;
+  currency: string;
+  amount: Money;
+}
+
+export async function movementsOf(
+  q: Queryable,
+  owner: string,
+  range: { fromMs: number; toMs: number },
+): Promise<OwnerMovement[]> {
+  const rows = await ownerMovements(q, owner, range.fromMs, range.toMs);
+  return rows.map((row) => ({
+    reference: row.reference,
+    kind: row.kind,
+    currency: row.currency,
+    amount: new Money(row.total),
+  }));
 }
 
 /**

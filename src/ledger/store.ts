@@ -231,3 +231,19 @@ export async function currencyTotals(q: Queryable, currencies: readonly string[]
   );
   return rows;
 }
+
+/**
+ * What one owner's postings moved in a period, per entry reference, kind and currency. An
+ * operator read (a reconciliation): system owners' postings have no index by owner, so it scans.
+ */
+export async function ownerMovements(q: Queryable, owner: string, fromMs: number, toMs: number) {
+  const { rows } = await q.query<{ reference: string | null; kind: string; currency: string; total: string }>(
+    `SELECT e.reference, e.kind, p.currency, sum(p.amount)::text AS total
+     FROM ledger_postings p JOIN ledger_entries e ON e.id = p.entry_id
+     WHERE p.owner = $1 AND e.created_at >= to_timestamp($2::bigint / 1000.0)
+       AND e.created_at < to_timestamp($3::bigint / 1000.0)
+     GROUP BY e.reference, e.kind, p.currency`,
+    [owner, fromMs, toMs],
+  );
+  return rows;
+}

@@ -56,6 +56,37 @@ export const walletOrderErrors = {
     ),
   wrongReservation: () => invalidValue('reservation', 'reservation is not the reservation of this order.'),
   ownerFormat: () => invalidValue('owner', 'owner must be user:US_… naming one of your users.'),
+  /** Contract decision 113: the crypto is gone; only the operator refunds a delivered order. */
+  refundAfterDelivery: () =>
+    new ApiError(
+      'ValidationException',
+      'refund.afterDelivery',
+      'The order’s crypto was delivered: it can no longer be refunded by the partner; contact the operator.',
+      { problematicField: 'orderId' },
+    ),
+  refundDeliveryUnderway: () =>
+    new ApiError(
+      'ValidationException',
+      'refund.deliveryUnderway',
+      'The order’s crypto is already on its way and cannot be stopped; it cannot be refunded now.',
+      { problematicField: 'orderId' },
+    ),
+  refundNotRefundable: (why: string) =>
+    new ApiError('ValidationException', 'refund.notRefundable', why, { problematicField: 'orderId' }),
+  refundExceedsCaptured: (left: string, currency: string) =>
+    invalidValue(
+      'amount',
+      `amount exceeds what is left of the charge to refund: ${left} ${currency}.`,
+      'refund.exceedsCaptured',
+    ),
+  refundPartialBeforeDelivery: () =>
+    invalidValue(
+      'amount',
+      'Before delivery an order is refunded in full: leave amount out or give the whole charge.',
+      'refund.partialBeforeDelivery',
+    ),
+  disputeNotPossible: (why: string) =>
+    new ApiError('ValidationException', 'dispute.notPossible', why, { problematicField: 'action' }),
 };
 
 /** Failure reasons stored on a FAILED order and sent in its webhook (facts §1.9). */
@@ -76,6 +107,10 @@ export const FAILURES = {
   deliveryFailed: {
     code: 'transfer.deliveryFailed',
     message: 'The crypto could not be delivered; the card was refunded.',
+  },
+  refunded: {
+    code: 'order.refunded',
+    message: 'The order was refunded before its crypto was delivered.',
   },
 } as const;
 export type Failure = { code: string; message: string };

@@ -16,9 +16,12 @@ import type { OrderRow } from './store.ts';
  *   that chain, which the operator funds through the house's deposit address) for the customer's
  *   destination (`account:AC_…` for custody, `external:chain:<chain>` for an address; the network
  *   fee stays with house:fx, which was paid for it in the charge);
- * - refunded (delivery failed after capture): the capture entry is reversed.
- * A void before capture (a failure, delivery's included) only releases the hold: nothing was
- * ever posted.
+ * - refunded before delivery (a failed delivery once the sweep had captured, a partner's or the
+ *   operator's refund): the capture entry is reversed;
+ * - refunded after delivery (the operator, or the processor on its own): the loss account below;
+ * - disputed: the chargebacks account below, and back when the dispute is won.
+ * A void before capture (a failure, delivery's or a refund's included) only releases the hold:
+ * nothing was ever posted.
  */
 /** Contract decision 84: what deliveries draw on; below zero, the operator's shortfall. */
 const HOUSE_INVENTORY = 'house:inventory';
@@ -113,4 +116,60 @@ export function refundEntry(order: OrderRow): NewEntry {
     amount: posting.amount.negated(),
   }));
   return { kind: 'order.refund', reference: reference(order.id), postings };
+}
+
+/**
+ * Contract decision 115: a refund of an order whose crypto was delivered, or one the processor
+ * made without Rampart, is the house's loss. The card network is owed `amount` back
+ * (external:card) from this account; what the capture booked to house:fx and house:fees stays.
+ */
+export const CARD_REFUND_LOSSES = 'house:card-refund-losses';
+/** Contract decision 118: what a card network takes back for a dispute, until the dispute is won. */
+export const CHARGEBACKS = 'house:chargebacks';
+/** Contract decision 120: the processor's processing and dispute fees. */
+export const PROCESSOR_FEES = 'house:processor-fees';
+
+/** A movement between external:card and a house account: `amount` leaves `house` for the card network. */
+function cardLoss(kind: string, ref: string, house: string, currency: string, amount: Money): NewEntry {
+  return {
+    kind,
+    reference: ref,
+    postings: [
+      { owner: 'external:card', currency, amount },
+      { owner: house, currency, amount: amount.negated() },
+    ],
+  };
+}
+
+export function refundLossEntry(orderId: string, currency: string, amount: Money): NewEntry {
+  return cardLoss('order.refund-loss', reference(orderId), CARD_REFUND_LOSSES, currency, amount);
+}
+
+/** A refund the processor reports failed: what its refund booked, reversed. */
+export function failedRefundEntry(refundBooked: NewEntry): NewEntry {
+  return {
+    kind: 'order.refund-failed',
+    reference: refundBooked.reference ?? '',
+    postings: refundBooked.postings.map((posting) => ({ ...posting, amount: posting.amount.negated() })),
+  };
+}
+
+export function chargebackEntry(orderId: string, currency: string, withdrawn: Money): NewEntry {
+  return cardLoss('order.chargeback', reference(orderId), CHARGEBACKS, currency, withdrawn);
+}
+
+/** A dispute won: what the chargeback took comes back from the card network. */
+export function chargebackReversalEntry(orderId: string, currency: string, withdrawn: Money): NewEntry {
+  return cardLoss(
+    'order.chargeback-reversed',
+    reference(orderId),
+    CHARGEBACKS,
+    currency,
+    withdrawn.negated(),
+  );
+}
+
+/** A processor fee (positive: the processor keeps it out of what it owes; negative: a fee given back). */
+export function processorFeeEntry(feeReference: string, currency: string, fee: Money): NewEntry {
+  return cardLoss('card.processor-fee', feeReference, PROCESSOR_FEES, currency, fee);
 }

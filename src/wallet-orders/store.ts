@@ -11,7 +11,8 @@ import { jobParams, type NewJob } from '../platform/jobs/queue.ts';
 
 /** SQL for wallet orders and their authorization steps (migrations/008_cards.sql). */
 
-export type OrderStatus = 'RUNNING_CHECKS' | 'PROCESSING' | 'COMPLETE' | 'FAILED';
+/** CHARGEBACK: a dispute is open or lost on a delivered order's charge (migration 067). */
+export type OrderStatus = 'RUNNING_CHECKS' | 'PROCESSING' | 'COMPLETE' | 'FAILED' | 'CHARGEBACK';
 
 export interface OrderRow {
   id: string;
@@ -342,7 +343,8 @@ export async function markCaptured(
 // A COMPLETE order was captured (decision 110): then, unless the sweep captured it before.
 const STATUS_UPDATE = `UPDATE wallet_orders SET status = $2::text, updated_at = to_timestamp($3::bigint / 1000.0),
     transfer_id = COALESCE($4, transfer_id), error_code = $5, error_message = $6,
-    completed_at = CASE WHEN $2::text IN ('COMPLETE', 'FAILED') THEN to_timestamp($3::bigint / 1000.0) ELSE completed_at END,
+    completed_at = CASE WHEN $2::text IN ('COMPLETE', 'FAILED')
+      THEN COALESCE(completed_at, to_timestamp($3::bigint / 1000.0)) ELSE completed_at END,
     captured_at = CASE WHEN $2::text = 'COMPLETE' THEN coalesce(captured_at, to_timestamp($3::bigint / 1000.0)) ELSE captured_at END
   WHERE id = $1`;
 

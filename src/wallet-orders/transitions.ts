@@ -14,7 +14,8 @@ import {
 import { deliveryOf } from './delivery-transfer.ts';
 import type { WalletOrdersDeps } from './deps.ts';
 import type { Failure } from './errors.ts';
-import { captureEntry, deliveryEntry, refundEntry, releaseCardHold } from './ledger.ts';
+import { captureEntry, deliveryEntry, releaseCardHold } from './ledger.ts';
+import { DELIVERY_FAILURE_REFUND, type RefundRequest, recordVoid, refundCapture } from './refund-records.ts';
 import {
   failPendingAuthorization,
   lockOrder,
@@ -64,18 +65,20 @@ async function moveTo(
 }
 
 /**
- * Before capture (checks or delivery failed): void the authorization and release the ledger
- * hold. After capture (delivery failed once the sweep had captured): refund the card and reverse
- * the capture entry. Either way the limits spend is released, and a PROCESSING order's delivery
- * transfer fails with it.
+ * Before capture (checks or delivery failed, or a refund asked for): void the authorization and
+ * release the ledger hold. After capture (delivery failed once the sweep had captured, or a
+ * refund before delivery): refund the card and reverse the capture entry. Either way the limits
+ * spend is released, and a PROCESSING order's delivery transfer fails with it. `refund` names who
+ * asked for it when someone did (refunds.ts): the void or refund is recorded as theirs.
  */
 export async function failOrder(
   ctx: WalletOrdersDeps,
   tx: Tx,
   order: OrderRow,
   failure: Failure,
+  refund?: RefundRequest,
 ): Promise<void> {
-  if (order.status === 'COMPLETE' || order.status === 'FAILED') return;
+  if (order.status !== 'RUNNING_CHECKS' && order.status !== 'PROCESSING') return;
   const processor = ctx.cardProcessor;
   // The limit keys first, as order creation takes them before the external:card balance row:
   // the other way round, a failing order and a new one on the same card could deadlock.
@@ -85,18 +88,15 @@ export async function failOrder(
   } else await failOrderTransfer(ctx, tx, order.transfer_id, failure.message);
   // The external:card balance stripe last (the hold's release, or the refund entry), as the
   // other paths move it: just before COMMIT.
-  let refund: NewEntry | undefined;
+  let reversal: NewEntry | undefined;
   if (order.captured_at === null) {
     await processor.void(tx, order.id);
     await releaseCardHold(tx, order);
+    if (refund) await recordVoid(ctx, tx, order, refund);
   } else {
-    await processor.refund(tx, order.id, {
-      refundId: `${order.id}-delivery`,
-      amount: new Money(order.source_amount),
-    });
-    refund = refundEntry(order);
+    reversal = await refundCapture(ctx, tx, order, refund ?? DELIVERY_FAILURE_REFUND);
   }
-  await moveTo(ctx, tx, order, { status: 'FAILED', failure, entry: refund });
+  await moveTo(ctx, tx, order, { status: 'FAILED', failure, entry: reversal });
 }
 
 /** Still waiting for the worker: checks passed and no authorization step left pending. */
