@@ -60,14 +60,14 @@ export interface Config {
   rateSource: 'reference' | 'feed';
   /** Set when rateSource is 'feed'. */
   rateFeed: { url: string; intervalMs: number; timeoutMs: number; staleAfterMs: number } | undefined;
-  /** Base of the hosted checkout links answered by POST /v3/orders/reserve (API.md decision 15). */
+  /** Base of the hosted checkout links answered by POST /v3/orders/reserve (docs/contract.md, decision 15). */
   checkoutUrl: string;
   /**
    * Block explorer transaction pages by network (the part of a destination SRN before the colon),
    * each with `{hash}` where the transaction hash goes: the checkout receipt links to it.
    */
   explorerTxUrls: Record<string, string>;
-  /** Sandbox only: a user scope whose data is complete is approved at once (API.md decision 8). */
+  /** Sandbox only: a user scope whose data is complete is approved at once (docs/contract.md, decision 8). */
   sandboxAutoApprove: boolean;
   /** How long a card authorisation may take before the order is refused as transient. */
   cardProcessorTimeoutMs: number;
@@ -83,7 +83,7 @@ export interface Config {
    * reservation (then it is spent), and per card and per client IP over a rolling hour.
    */
   checkoutFailedAttempts: { perReservation: number; perCardPerHour: number; perIpPerHour: number };
-  /** Automatic retries of a failed callback, with exponential backoff (spec §6: one attempt by default). */
+  /** Automatic retries of a failed callback, with exponential backoff (docs/contract.md, Subscriptions and callbacks: one attempt by default). */
   callbackRetries: number;
   /**
    * Sandbox only: callbacks may go to this machine's loopback (a partner's receiver on its own

@@ -1,6 +1,6 @@
 /**
  * What the first six digits (the BIN) say about a card. Rampart sells only to Visa and Mastercard
- * debit cards (facts §1.9), so credit and prepaid cards must be told apart before authorising.
+ * debit cards (docs/contract.md, Card orders), so credit and prepaid cards must be told apart before authorising.
  * This is the sandbox's table: the documented test cards' BINs (docs/sandbox-cards.md). A
  * production processor answers the same question from its BIN data.
  */

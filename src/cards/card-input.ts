@@ -1,6 +1,6 @@
 import { cardErrors } from './errors.ts';
 
-/** The card as the customer typed it (facts §1.9 `debitCard`). */
+/** The card as the customer typed it (docs/contract.md, Card orders `debitCard`). */
 export interface CardInput {
   number: string;
   year: string;

@@ -20,7 +20,7 @@ export class CardDeclinedError extends ApiError {
   }
 }
 
-/** Card failures, with Wyre's errorCodes (API.md "Errors", facts §2) where Wyre has one. */
+/** Card failures, with Wyre's errorCodes (docs/contract.md, Errors) where Wyre has one. */
 export const cardErrors = {
   invalidNumber: () =>
     invalidValue(

@@ -1,7 +1,7 @@
 import type { ReservationView } from '../orders/reservation-view.ts';
 import { currencyScale, type Money } from '../platform/money.ts';
 
-/** The reservation fields the page shows and a merchant may lock (facts §1.8's lockable list). */
+/** The reservation fields the page shows and a merchant may lock (the lockable list of docs/contract.md, Reservations and quotes). */
 export const PAGE_FIELDS = [
   'amount',
   'sourceCurrency',

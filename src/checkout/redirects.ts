@@ -55,7 +55,7 @@ export interface CompletedOrder {
   fees: Money;
 }
 
-/** API.md "Hosted pages": the success URL with the order's values appended, as Wyre did. */
+/** docs/contract.md, Hosted pages: the success URL with the order's values appended, as Wyre did. */
 export function successRedirect(base: string, order: CompletedOrder): string {
   const url = new URL(base);
   url.searchParams.set('orderId', order.orderId);

@@ -54,7 +54,7 @@ function errorKind(errorCode: string): CheckoutErrorKind {
 }
 
 /**
- * The hosted checkout (API.md "Hosted pages"): GET /purchase for people, errors as HTML pages
+ * The hosted checkout (docs/contract.md, Hosted pages): GET /purchase for people, errors as HTML pages
  * (decision 11); the page's own JSON endpoints under /purchase/ answer the envelope. None needs
  * partner credentials: the reservation id in the link is the buyer's capability.
  */

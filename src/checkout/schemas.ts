@@ -15,7 +15,7 @@ const OrderToken = Type.String({
 const Currency = Type.String({ pattern: '^[A-Z]{3,5}$' });
 const Amount = Type.Union([Type.Number(), Type.String({ maxLength: 64 })]);
 
-/** GET /purchase (API.md "Hosted pages"); `order`/`orderToken` when coming back from 3-D Secure. */
+/** GET /purchase (docs/contract.md, Hosted pages); `order`/`orderToken` when coming back from 3-D Secure. */
 export const PageQuery = Type.Object(
   {
     accountId: AccountId,

@@ -29,7 +29,7 @@ import {
   toMoney,
 } from './redirects.ts';
 
-/** What GET /purchase was called with (API.md "Hosted pages"), plus the 3-D Secure return. */
+/** What GET /purchase was called with (docs/contract.md, Hosted pages), plus the 3-D Secure return. */
 export interface CheckoutLink {
   accountId: string;
   reservation: string;

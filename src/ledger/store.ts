@@ -5,7 +5,8 @@ import type { Queryable } from '../platform/db/pool.ts';
  * The SQL of the ledger tables; rules live in service.ts. Amounts travel as decimal text.
  *
  * The ledger's database functions, called from here or, inside another domain's statement,
- * through the fragments below (placeHoldCall, postEntriesCall, balancesJsonOf):
+ * through the fragments below (placeHoldCall, placeHoldsCall, postEntryCall, postEntriesCall,
+ * settleHoldCall, settleHoldsCall, balancesJsonOf):
  * ledger_post_entry, ledger_post_entries, ledger_place_hold, ledger_place_holds,
  * ledger_settle_hold, ledger_settle_holds, ledger_post_hold, ledger_void_hold,
  * ledger_balances_json_of; inside the database only: ledger_post_locked_hold,
@@ -88,6 +89,41 @@ export function placeHoldCall(param: Param, hold: HoldArguments): string {
 /** `ledger_post_entries(…)` as an expression of another domain's statement, entriesValues at `$first`…. */
 export function postEntriesCall(first: number): string {
   return `ledger_post_entries(${entriesParams(first)})`;
+}
+
+/**
+ * `ledger_place_holds(…)` (migration 019) as an expression of another domain's statement, its
+ * value the new holds' ids in order: `params` are the SQL of its five arrays (owners, currencies,
+ * amounts, expiries, references).
+ */
+export function placeHoldsCall(params: readonly [string, string, string, string, string]): string {
+  const [owners, currencies, amounts, expiries, references] = params;
+  return `ledger_place_holds(${owners}::text[], ${currencies}::text[], ${amounts}::numeric[],
+                              ${expiries}::timestamptz[], ${references}::text[])`;
+}
+
+/** `ledger_post_entry(…)` as an expression of another domain's statement, its six arguments at `$first`…. */
+export function postEntryCall(first: number): string {
+  return `ledger_post_entry(${entryParams(first)})`;
+}
+
+/** `ledger_settle_hold(…)`: hold `holdParam` settled by the entry whose six arguments start at `$first`. */
+export function settleHoldCall(holdParam: string, first: number): string {
+  return `ledger_settle_hold(${holdParam}::bigint, ${entryParams(first)})`;
+}
+
+/**
+ * `ledger_settle_holds(…)` (migrations 020 and 066): hold i of the bigint[] `holdsParam` settled by
+ * entry i of the entries at `$first`…, the entries after the holds' own posted as they are.
+ */
+export function settleHoldsCall(holdsParam: string, first: number): string {
+  return `ledger_settle_holds(${holdsParam}::bigint[], ${entriesParams(first)})`;
+}
+
+/** One entry's six arguments (kind, reference, memo, owners, currencies, amounts) from `$first`. */
+function entryParams(first: number): string {
+  const at = (offset: number) => `$${first + offset}`;
+  return `${at(0)}::text, ${at(1)}::text, ${at(2)}::text, ${at(3)}::text[], ${at(4)}::text[], ${at(5)}::numeric[]`;
 }
 
 /** The entry, its postings and the balances it moves, in one round trip; answers the entry id. */

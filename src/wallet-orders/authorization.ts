@@ -18,7 +18,7 @@ import {
 } from './store.ts';
 import { failOrder } from './transitions.ts';
 
-/** Codes and 3-D Secure expire after 10 minutes by the service clock; 5 wrong codes fail the order (facts §1.9). */
+/** Codes and 3-D Secure expire after 10 minutes by the service clock; 5 wrong codes fail the order (docs/contract.md, Card orders). */
 export const AUTHORIZATION_TTL_MS = 10 * 60 * 1000;
 export const MAX_CODE_ATTEMPTS = 5;
 

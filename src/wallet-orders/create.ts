@@ -101,7 +101,7 @@ export async function placeWalletOrder<T>(
 
 /**
  * The order's quote from the reservation it just used: the locked one, whose sourceAmount
- * `amount` must equal (API.md decision 3), or for an unlocked reservation the fresh quote of
+ * `amount` must equal (docs/contract.md, decision 3), or for an unlocked reservation the fresh quote of
  * `amount` as the total charged. Fields the reservation fixed must not differ.
  */
 function orderQuote(reservation: ConsumedReservation, prepared: PreparedOrder): Quote {
@@ -187,7 +187,7 @@ async function unlockedQuote(
   return priced.quote;
 }
 
-/** The charged amount in USD at the order's own rate (API.md decision 13), cents rounded down. */
+/** The charged amount in USD at the order's own rate (docs/contract.md, decision 13), cents rounded down. */
 function amountUsd(quote: Quote): Money {
   if (quote.sourceCurrency === 'USD') return quote.sourceAmount;
   const usd = quote.equivalencies.USD;

@@ -2,7 +2,7 @@ import type { OrderDelivery } from '../transfers/order-transfers.ts';
 import type { WorkerOrderRow } from './store.ts';
 
 /**
- * What the transfers module records as the order's delivery transfer (facts §1.9: the
+ * What the transfers module records as the order's delivery transfer (docs/contract.md, Card orders: the
  * PROCESSING order's `transferId` is a transfer the partner can GET): the order's own quote,
  * figure for figure, so the transfer and the order never disagree.
  */

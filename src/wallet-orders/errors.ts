@@ -1,7 +1,7 @@
 import { ApiError, invalidValue, notFound } from '../platform/errors.ts';
 
 export const walletOrderErrors = {
-  /** API.md decision 3: a rate-locked reservation's order charges exactly the quote's sourceAmount. */
+  /** docs/contract.md, decision 3: a rate-locked reservation's order charges exactly the quote's sourceAmount. */
   amountMismatch: (expected: string, currency: string) =>
     invalidValue(
       'amount',
@@ -89,7 +89,7 @@ export const walletOrderErrors = {
     new ApiError('ValidationException', 'dispute.notPossible', why, { problematicField: 'action' }),
 };
 
-/** Failure reasons stored on a FAILED order and sent in its webhook (facts §1.9). */
+/** Failure reasons stored on a FAILED order and sent in its webhook (docs/contract.md, Card orders). */
 export const FAILURES = {
   codesMaxAttempts: {
     code: 'validation.authorizationMaxAttempts',

@@ -24,10 +24,10 @@ export interface WalletOrderRequest {
   address: BillingAddress;
   ipAddress: string;
   debitCard: { number: string; year: string; month: string; cvv: string };
-  /** Ask for 3-D Secure whatever the card needs (facts §1.9). */
+  /** Ask for 3-D Secure whatever the card needs (docs/contract.md, Card orders). */
   trigger3ds?: boolean;
   walletType?: 'DEBIT_CARD' | 'APPLE_PAY';
-  /** `user:US_…` (facts §1.8): the partner's user buying; counts its spend, and its DEBIT_CARD_L2 scope raises the limits. */
+  /** `user:US_…` (docs/contract.md, Reservations and quotes): the partner's user buying; counts its spend, and its DEBIT_CARD_L2 scope raises the limits. */
   owner?: string;
 }
 

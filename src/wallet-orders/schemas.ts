@@ -14,7 +14,7 @@ const Text = (maxLength: number, description?: string) =>
   Type.String({ maxLength, ...(description ? { description } : {}) });
 const Currency = Type.String({ pattern: '^[A-Z]{3,5}$', description: 'Currency code, e.g. USD, ETH' });
 
-/** POST /v3/debitcard/process/partner (facts §1.9). Format rules beyond types are in parseProcessBody. */
+/** POST /v3/debitcard/process/partner (docs/contract.md, Card orders). Format rules beyond types are in parseProcessBody. */
 export const ProcessBody = Type.Object(
   {
     debitCard: Type.Object(

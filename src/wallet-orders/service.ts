@@ -15,7 +15,7 @@ import { fullOrderView, publicOrderView, walletOrderView } from './view.ts';
 
 export type { BillingAddress, WalletOrderRequest } from './request.ts';
 
-/** The WalletOrder of API.md / facts §1.9, as sent on the wire. */
+/** The WalletOrder of docs/contract.md, Card orders, as sent on the wire. */
 export type WalletOrderView = Record<string, unknown> & { id: string; status: string };
 
 export interface AuthorizationState {

@@ -67,7 +67,7 @@ interface WebhookTarget {
 /** A status change's row, with its webhook target. */
 export interface ChangedOrderRow extends OrderRow, WebhookTarget {}
 
-/** What a status change's webhook (facts §1.9) says of the order, and its target. */
+/** What a status change's webhook (docs/contract.md, Card orders) says of the order, and its target. */
 export type OrderStatusEvent = Pick<
   OrderRow,
   'id' | 'account_id' | 'reference_id' | 'transfer_id' | 'error_code' | 'error_message'
@@ -167,8 +167,7 @@ const INSERT_ORDERS = (() => {
   const param = (offset: number) => `$${1 + offset}`;
   const at = `to_timestamp(${param(6)}::bigint / 1000.0)`;
   return `WITH h AS (
-    SELECT ledger_place_holds(${param(1)}::text[], ${param(2)}::text[], ${param(3)}::numeric[],
-                              ${param(4)}::timestamptz[], ${param(5)}::text[]) AS ids
+    SELECT ${placeHoldsCall([param(1), param(2), param(3), param(4), param(5)])} AS ids
   ),
   o AS (
     INSERT INTO wallet_orders (${ORDER_COLUMNS.join(', ')}, hold_id, created_at, updated_at)
@@ -329,7 +328,7 @@ export async function markCaptured(
 ): Promise<void> {
   try {
     await q.query(
-      `WITH e AS (SELECT ledger_settle_holds($3::bigint[], ${entriesParams(4)}) AS ids)
+      `WITH e AS (SELECT ${settleHoldsCall('$3', 4)} AS ids)
        UPDATE wallet_orders SET captured_at = to_timestamp($2::bigint / 1000.0)
        WHERE id = ANY($1::text[]) AND (SELECT ids FROM e) IS NOT NULL`,
       [orderIds, nowMs, booked.holdIds, ...entriesValues(booked.entries)],
@@ -369,12 +368,8 @@ const SET_STATUS = `WITH u AS (${STATUS_UPDATE} RETURNING *) ${CHANGED}`;
 const withEntry = (call: string) => `WITH e AS (SELECT ${call} AS id),
   u AS (${STATUS_UPDATE} AND (SELECT id FROM e) IS NOT NULL RETURNING *)
   ${CHANGED}`;
-const SET_STATUS_POSTING = withEntry(
-  'ledger_post_entry($7::text, $8::text, $9::text, $10::text[], $11::text[], $12::numeric[])',
-);
-const SET_STATUS_SETTLING = withEntry(
-  'ledger_settle_hold($13::bigint, $7::text, $8::text, $9::text, $10::text[], $11::text[], $12::numeric[])',
-);
+const SET_STATUS_POSTING = withEntry(postEntryCall(7));
+const SET_STATUS_SETTLING = withEntry(settleHoldCall('$13', 7));
 
 /** A status change's ledger entry; with `settlesHold`, the entry settles that pending hold. */
 export interface StatusEntry {
@@ -443,8 +438,8 @@ export interface MovedOrdersEntries {
 type Booking = 'settling' | 'posting' | 'none';
 
 const bookEntries: Record<Booking, string> = {
-  settling: `e AS (SELECT ledger_settle_holds($5::bigint[], ${entriesParams(6)}) AS ids),`,
-  posting: `e AS (SELECT ledger_post_entries(${entriesParams(5)}) AS ids),`,
+  settling: `e AS (SELECT ${settleHoldsCall('$5', 6)} AS ids),`,
+  posting: `e AS (SELECT ${postEntriesCall(5)} AS ids),`,
   none: '',
 };
 

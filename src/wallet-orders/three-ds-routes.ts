@@ -32,7 +32,7 @@ const Query = {
 
 /**
  * Only with a processor whose issuer Rampart simulates (the sandbox's): the issuer page behind `authorization3dsUrl`. HTML for people, errors
- * included (API.md decision 11). The path's token (HMAC of the order id) is the capability.
+ * included (docs/contract.md, decision 11). The path's token (HMAC of the order id) is the capability.
  */
 export const threeDsRoutes: FastifyPluginAsync<{ ctx: WalletOrdersDeps }> = async (app, { ctx }) => {
   if (!ctx.cardProcessor.simulatesIssuer) return;

@@ -3,7 +3,7 @@ import { Money } from '../platform/money.ts';
 import type { OrderRow } from './store.ts';
 
 /**
- * The WalletOrder of API.md / facts §1.9, plus the `/full` fields Wyre clients read (errorCode,
+ * The WalletOrder of docs/contract.md, Card orders, plus the `/full` fields Wyre clients read (errorCode,
  * failureReason) and the quote's fees and rate. The card appears only as "Visa ending 1111".
  */
 export function walletOrderView(row: OrderRow) {

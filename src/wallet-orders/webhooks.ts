@@ -7,7 +7,7 @@ import type { WalletOrdersDeps } from './deps.ts';
 import type { OrderStatusEvent } from './store.ts';
 
 /**
- * POST /v2/digitalwallet/webhook (facts §1.9): where an account's wallet-order events go. The
+ * POST /v2/digitalwallet/webhook (docs/contract.md, Card orders): where an account's wallet-order events go. The
  * owner must be the acting account or one of its sub-accounts; the URL passes the callbacks
  * module's policy (https and public addresses in production). A new call replaces the old URL.
  */

@@ -62,11 +62,8 @@ const orderIdsOf = (job: ClaimedJob) => ordersOfProcessingJob(job.payload);
  * Orders per processing transaction. A claimed batch of jobs can name thousands of orders (each
  * job those of one creation group); one transaction for all of them would hold all their row
  * locks for as long as the whole batch takes, and the chain's reports on the first orders would
- * wait for the last. Each transaction pays its dozen statements' fixed cost, so fewer, larger ones cost
- * less per order: 400 against 100 (chosen while the worker shared the API's event loop and its
- * synchronous work stalled requests, which its own thread no longer does) took card orders from
- * 33.9 and 37.4% of baseline (c) to 41.2 and 42.4% in alternated runs (bench/FINDINGS.md,
- * session 15).
+ * wait for the last. Each transaction pays its dozen statements' fixed cost, so fewer, larger
+ * ones cost less per order (bench/DECISIONS.md says how the size was chosen).
  */
 export const ORDERS_PER_TRANSACTION = 400;
 

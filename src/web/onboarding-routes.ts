@@ -20,7 +20,7 @@ const TokenParams = {
 
 /**
  * The hosted KYC onboarding page behind `verificationLinkUrl`. It is for people, so errors are
- * HTML pages too (API.md decision 11), never the JSON envelope.
+ * HTML pages too (docs/contract.md, decision 11), never the JSON envelope.
  */
 export const onboardingWebRoutes: FastifyPluginAsync<{ ctx: UsersDeps }> = async (app, { ctx }) => {
   const sendPage = (reply: FastifyReply, status: number, body: string) =>
