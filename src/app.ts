@@ -1,23 +1,22 @@
 import Fastify, { type FastifyInstance } from 'fastify';
-import { callbackOperatorRoutes } from './callbacks/operator-routes.ts';
-import { callbackRoutes } from './callbacks/routes.ts';
-import { chainsOperatorRoutes } from './chains/operator-routes.ts';
-import { checkoutBrandingRoutes } from './checkout/branding-routes.ts';
-import { checkoutPartnerRoutes } from './checkout/partner-routes.ts';
-import { checkoutRoutes } from './checkout/routes.ts';
+import { callbackOperatorRoutes, callbackRoutes } from './callbacks/index.ts';
+import { chainsOperatorRoutes } from './chains/index.ts';
+import { checkoutBrandingRoutes, checkoutPartnerRoutes, checkoutRoutes } from './checkout/index.ts';
 import type { Rampart } from './compose.ts';
-import { awaitReadAudits, partnerAccess } from './identity/access.ts';
-import { accountDocumentRoutes } from './identity/account-document-routes.ts';
-import { legacyAccountRoutes } from './identity/legacy-account-routes.ts';
-import { identityOperatorRoutes } from './identity/operator-routes.ts';
-import { identityRoutes } from './identity/routes.ts';
-import { ledgerOperatorRoutes } from './ledger/routes.ts';
-import { limitsRoutes } from './limits/routes.ts';
-import { notImplementedRoutes } from './not-implemented/routes.ts';
-import { installOperatorAuth } from './operator/auth.ts';
-import { operatorRoutes } from './operator/routes.ts';
-import { opsRoutes } from './ops/routes.ts';
-import { ordersRoutes } from './orders/routes.ts';
+import {
+  accountDocumentRoutes,
+  awaitReadAudits,
+  identityOperatorRoutes,
+  identityRoutes,
+  legacyAccountRoutes,
+  partnerAccess,
+} from './identity/index.ts';
+import { ledgerOperatorRoutes } from './ledger/index.ts';
+import { limitsRoutes } from './limits/index.ts';
+import { notImplementedRoutes } from './not-implemented/index.ts';
+import { installOperatorAuth, operatorRoutes } from './operator/index.ts';
+import { opsRoutes } from './ops/index.ts';
+import { ordersRoutes } from './orders/index.ts';
 import { installBodyParsers } from './platform/http/body.ts';
 import { clientErrorResponder, installErrorHandling, sendError } from './platform/http/error-handler.ts';
 import { installMetrics } from './platform/http/metrics.ts';
@@ -27,20 +26,17 @@ import { installRequestGuards } from './platform/http/request-guards.ts';
 import { installValidators } from './platform/http/validators.ts';
 import { NUMBER_STRING_FORMAT, serializeJson, serializeJsonNumberStrings } from './platform/json.ts';
 import { lazyChildLogger, loggerOptions } from './platform/logger.ts';
-import { pricingOperatorRoutes } from './pricing/operator-routes.ts';
-import { pricingRoutes } from './pricing/routes.ts';
-import { transfersOperatorRoutes } from './transfers/operator-routes.ts';
-import { transfersRoutes } from './transfers/routes.ts';
-import { transfersV2Routes } from './transfers/v2-routes.ts';
-import { usersOperatorRoutes } from './users/operator-routes.ts';
-import { paymentMethodRoutes } from './users/payment-method-routes.ts';
-import { usersRoutes } from './users/routes.ts';
-import { cardProcessorRoutes } from './wallet-orders/card-processor-routes.ts';
-import { refundRoutes } from './wallet-orders/refund-routes.ts';
-import { walletOrderRoutes } from './wallet-orders/routes.ts';
-import { threeDsRoutes } from './wallet-orders/three-ds-routes.ts';
-import { walletRoutes } from './wallets/routes.ts';
-import { onboardingWebRoutes } from './web/onboarding-routes.ts';
+import { pricingOperatorRoutes, pricingRoutes } from './pricing/index.ts';
+import { transfersOperatorRoutes, transfersRoutes, transfersV2Routes } from './transfers/index.ts';
+import { paymentMethodRoutes, usersOperatorRoutes, usersRoutes } from './users/index.ts';
+import {
+  cardProcessorRoutes,
+  refundRoutes,
+  threeDsRoutes,
+  walletOrderRoutes,
+} from './wallet-orders/index.ts';
+import { walletRoutes } from './wallets/index.ts';
+import { onboardingWebRoutes } from './web/index.ts';
 
 export interface BuildOptions {
   /** Newest migration version, for /readyz. */

@@ -1,55 +1,68 @@
-import type { SubscriptionsDeps, TransferVisibility } from './callbacks/subscriptions-service.ts';
 import {
   type CallbackUrlRules,
   PRODUCTION_CALLBACK_URLS,
+  type SubscriptionsDeps,
   sandboxCallbackUrls,
-} from './callbacks/url-policy.ts';
-import { connectorProcessor } from './cards/connector-processor.ts';
-import { noCardProcessor } from './cards/no-processor.ts';
-import type { CardProcessor } from './cards/processor.ts';
-import { sandboxProcessor } from './cards/sandbox-processor.ts';
-import { CHAINS, type Chain, type Network, networkFor } from './chains/addresses.ts';
-import { onSweepGasOutcome, SWEEP_GAS } from './chains/evm/sweep-gas.ts';
-import { KnownDepositAddresses } from './chains/known-addresses.ts';
-import type { ChainBackend, ChainOutcomeHandler } from './chains/port.ts';
-import { sandboxChain } from './chains/sandbox-chain.ts';
+  type TransferVisibility,
+} from './callbacks/index.ts';
+import { type CardProcessor, connectorProcessor, noCardProcessor, sandboxProcessor } from './cards/index.ts';
+import {
+  CHAINS,
+  type Chain,
+  type ChainBackend,
+  type ChainOutcomeHandler,
+  KnownDepositAddresses,
+  type Network,
+  networkFor,
+  onSweepGasOutcome,
+  SWEEP_GAS,
+  sandboxChain,
+} from './chains/index.ts';
 import type { Config } from './config.ts';
-import { accountExists } from './identity/accounts-service.ts';
-import type { IdentityDeps } from './identity/masquerade.ts';
-import type { LedgerDeps, OwnerLookups } from './ledger/owners.ts';
-import { LimitReads } from './limits/service.ts';
-import type { OperatorDeps } from './operator/service.ts';
-import { groupedReservationInserts } from './orders/service.ts';
+import { accountExists, type IdentityDeps } from './identity/index.ts';
+import type { LedgerDeps, OwnerLookups } from './ledger/index.ts';
+import { LimitReads } from './limits/index.ts';
+import type { OperatorDeps } from './operator/index.ts';
+import { groupedReservationInserts } from './orders/index.ts';
 import { Clock } from './platform/clock.ts';
 import type { AppContext } from './platform/context.ts';
 import type { Db } from './platform/db/pool.ts';
-import { createPriceFeed, type PriceFeed } from './pricing/service.ts';
-import type { BankRail } from './transfers/bank-port.ts';
-import { recordChainDeposits } from './transfers/deposits.ts';
-import { onTransferOutcome } from './transfers/lifecycle.ts';
-import { sandboxBank } from './transfers/sandbox-bank.ts';
-import { createSettledTransfers, getTransfer, type TransfersDeps } from './transfers/service.ts';
-import { type BankAccountVerifier, sandboxBankVerifier } from './users/bank-verifier.ts';
-import type { UsersDeps } from './users/deps.ts';
-import { type DocumentStorage, postgresDocumentStorage } from './users/documents-store.ts';
-import { type IdentityCheck, operatorReview, sandboxIdentityCheck } from './users/identity-check.ts';
-import { cachedOwnerLookup } from './users/owner-cache.ts';
-import { bankMethodFor } from './users/payment-methods-service.ts';
-import { userExists } from './users/transfer-standing.ts';
-import { groupedUserSnapshots } from './users/users-service.ts';
-import { findUserOwner } from './users/users-store.ts';
+import { createPriceFeed, type PriceFeed } from './pricing/index.ts';
+import {
+  type BankRail,
+  createSettledTransfers,
+  getTransfer,
+  onTransferOutcome,
+  recordChainDeposits,
+  sandboxBank,
+  type TransfersDeps,
+} from './transfers/index.ts';
+import {
+  type BankAccountVerifier,
+  bankMethodFor,
+  cachedOwnerLookup,
+  type DocumentStorage,
+  findUserOwner,
+  groupedUserSnapshots,
+  type IdentityCheck,
+  operatorReview,
+  postgresDocumentStorage,
+  sandboxBankVerifier,
+  sandboxIdentityCheck,
+  type UsersDeps,
+  userExists,
+} from './users/index.ts';
 import {
   type CodeSender,
+  createOrderPlacement,
+  onOrderDeliveries,
+  onOrderDelivery,
   sandboxCodeSender,
   smsCodeSender,
   undeliveredCodes,
-} from './wallet-orders/code-sender.ts';
-import type { WalletOrdersDeps } from './wallet-orders/deps.ts';
-import { createOrderPlacement } from './wallet-orders/order-groups.ts';
-import { onOrderDeliveries, onOrderDelivery } from './wallet-orders/transitions.ts';
-import type { WalletsDeps } from './wallets/deps.ts';
-import { walletExists } from './wallets/service.ts';
-
+  type WalletOrdersDeps,
+} from './wallet-orders/index.ts';
+import { type WalletsDeps, walletExists } from './wallets/index.ts';
 /**
  * The composition root. Configuration is read once (config.ts); here sandbox and production are
  * told apart, once, by the implementations wired: the ports to every outside system and the few

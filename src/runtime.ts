@@ -8,12 +8,12 @@ import {
   registerChainSettlers,
   registerChainWatchers,
 } from './chains/index.ts';
-import { purgeOldAttempts } from './checkout/attempts-store.ts';
+import { purgeOldAttempts } from './checkout/index.ts';
 import { compose, environmentOf, portsFor, type Rampart } from './compose.ts';
 import type { Config } from './config.ts';
 import { type CreatedMaster, ensureSandboxDemo, purgeExpiredReplays } from './identity/index.ts';
 import { rekeyAddressSpend } from './limits/index.ts';
-import { syncSandboxClock } from './operator/service.ts';
+import { syncSandboxClock } from './operator/index.ts';
 import { resolveSecrets } from './platform/bootstrap-secrets.ts';
 import { sleep } from './platform/clock.ts';
 import { migrate, readMigrations } from './platform/db/migrate.ts';
@@ -28,7 +28,7 @@ import { JobRunner } from './platform/jobs/runner.ts';
 import { loggerOptions } from './platform/logger.ts';
 import { registerTransferJobs } from './transfers/index.ts';
 import { registerUserJobs } from './users/index.ts';
-import { registerCaptureSweep, registerWalletOrderJobs } from './wallet-orders/worker.ts';
+import { registerCaptureSweep, registerWalletOrderJobs } from './wallet-orders/index.ts';
 import { startWorkerThread, type WorkerThreadHost } from './worker-thread-host.ts';
 
 export type Mode = 'serve' | 'worker';

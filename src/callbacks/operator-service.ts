@@ -1,4 +1,4 @@
-import { auditOperatorChange, type OperatorAct } from '../operator/audit.ts';
+import { auditOperatorChange, type OperatorAct } from '../operator/index.ts';
 import type { AppContext } from '../platform/context.ts';
 import { withTransaction } from '../platform/db/pool.ts';
 import { isId } from '../platform/ids.ts';

@@ -18,9 +18,12 @@ import {
 } from './processor.ts';
 import {
   closeSandboxDispute,
+  insertSandboxAuthorizations,
+  moveSandboxAuthorizations,
   openSandboxDispute,
   recordSandboxRefund,
   type SandboxDisputeRow,
+  sandboxAuthorizedAmong,
   sandboxMovements,
 } from './sandbox-store.ts';
 import { SLOW_CARD_DELAY_MS, TEST_CARDS, type TestCardBehaviour, testCardBehaviour } from './test-cards.ts';
@@ -55,7 +58,13 @@ export const sandboxProcessor: CardProcessor = {
     // A repeat answers the first approval without waiting or declining; an approval that is
     // not slow finds out from its own insert, the rest look first (one statement for all).
     const looks = calls.filter((_, index) => declines[index] || behaviours[index] === 'SLOW');
-    const before = looks.length > 0 ? authorizedAmong(q, looks) : Promise.resolve(new Set<string>());
+    const before =
+      looks.length > 0
+        ? sandboxAuthorizedAmong(
+            q,
+            looks.map((call) => call.request.orderId),
+          )
+        : Promise.resolve(new Set<string>());
     const prompt = calls.filter((_, index) => !declines[index] && behaviours[index] !== 'SLOW');
     const written = prompt.length > 0 ? recordAuthorizations(q, prompt) : Promise.resolve(new Set<string>());
     // Each answer is awaited by its caller; these keep an unawaited failure from going unhandled.
@@ -76,8 +85,8 @@ export const sandboxProcessor: CardProcessor = {
       return (await recordAuthorizations(q, [call])).has(orderId) ? approved(behaviour) : APPROVED_BEFORE;
     });
   },
-  capture: (q, orderIds) => move(q, orderIds, 'AUTHORIZED', 'CAPTURED'),
-  void: (q, orderId) => move(q, [orderId], 'AUTHORIZED', 'VOIDED'),
+  capture: (q, orderIds) => moveSandboxAuthorizations(q, orderIds, 'AUTHORIZED', 'CAPTURED'),
+  void: (q, orderId) => moveSandboxAuthorizations(q, [orderId], 'AUTHORIZED', 'VOIDED'),
   refund: sandboxRefund,
   books: sandboxBooks,
   simulateDispute: sandboxDispute,
@@ -179,36 +188,23 @@ function approved(behaviour: TestCardBehaviour): AuthorizeResult {
   return { outcome: 'APPROVED', step };
 }
 
-async function authorizedAmong(q: Queryable, calls: readonly AuthorizeCall[]): Promise<Set<string>> {
-  const { rows } = await q.query<{ order_id: string }>(
-    'SELECT order_id FROM sandbox_card_authorizations WHERE order_id = ANY($1::text[])',
-    [calls.map((call) => call.request.orderId)],
-  );
-  return new Set(rows.map((row) => row.order_id));
-}
-
 /**
  * The calls' authorizations, one statement; answers the order ids it wrote (a repeat writes
  * nothing). Calls already aborted are left out: their caller's transaction is not ours to touch.
  */
-async function recordAuthorizations(q: Queryable, calls: readonly AuthorizeCall[]): Promise<Set<string>> {
+function recordAuthorizations(q: Queryable, calls: readonly AuthorizeCall[]): Promise<Set<string>> {
   const live = calls.filter((call) => !call.signal.aborted);
-  if (live.length === 0) throw calls[0]!.signal.reason;
-  const requests = live.map((call) => call.request);
-  const { rows } = await q.query<{ order_id: string }>(
-    `INSERT INTO sandbox_card_authorizations (order_id, card_fingerprint, currency, amount, state, created_at, updated_at)
-     SELECT a.order_id, a.fingerprint, a.currency, a.amount, 'AUTHORIZED', to_timestamp(a.at / 1000.0), to_timestamp(a.at / 1000.0)
-     FROM unnest($1::text[], $2::text[], $3::text[], $4::numeric[], $5::bigint[]) AS a(order_id, fingerprint, currency, amount, at)
-     ON CONFLICT (order_id) DO NOTHING RETURNING order_id`,
-    [
-      requests.map((request) => request.orderId),
-      requests.map((request) => request.fingerprint),
-      requests.map((request) => request.currency),
-      requests.map((request) => request.amount.toFixed()),
-      requests.map((request) => request.nowMs),
-    ],
+  if (live.length === 0) return Promise.reject(calls[0]!.signal.reason);
+  return insertSandboxAuthorizations(
+    q,
+    live.map(({ request }) => ({
+      orderId: request.orderId,
+      fingerprint: request.fingerprint,
+      currency: request.currency,
+      amount: request.amount.toFixed(),
+      at: request.nowMs,
+    })),
   );
-  return new Set(rows.map((row) => row.order_id));
 }
 
 function decline(request: AuthorizeRequest, behaviour: string): AuthorizeResult | undefined {
@@ -220,14 +216,4 @@ function decline(request: AuthorizeRequest, behaviour: string): AuthorizeResult 
   if (behaviour === 'DECLINE_DO_NOT_HONOR') return { outcome: 'DECLINED', reason: 'DO_NOT_HONOR' };
   if (behaviour === 'INSUFFICIENT_FUNDS') return { outcome: 'DECLINED', reason: 'INSUFFICIENT_FUNDS' };
   return undefined;
-}
-
-/** One conditional update: a repeat finds the rows already moved and changes nothing. */
-async function move(q: Queryable, orderIds: readonly string[], from: string, to: string): Promise<void> {
-  await q.query(
-    `UPDATE sandbox_card_authorizations SET state = $3::text, updated_at = now(),
-       captured_at = CASE WHEN $3::text = 'CAPTURED' THEN now() ELSE captured_at END
-     WHERE order_id = ANY($1::text[]) AND state = $2`,
-    [orderIds, from, to],
-  );
 }

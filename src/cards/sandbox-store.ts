@@ -1,8 +1,9 @@
 import type { Queryable } from '../platform/db/pool.ts';
 
 /**
- * The sandbox card processor's books beyond its authorizations (migration 069): refunds by
- * Rampart's refund id and the disputes an operator opens. Amounts travel as decimal text.
+ * The SQL of the sandbox card processor: its authorizations and, beyond them (migration 069),
+ * refunds by Rampart's refund id and the disputes an operator opens. Amounts travel as decimal
+ * text.
  */
 
 /**
@@ -127,4 +128,61 @@ export async function sandboxMovements(
     [fromMs, toMs],
   );
   return rows;
+}
+
+/** Which of these orders the sandbox processor has authorised already. */
+export async function sandboxAuthorizedAmong(
+  q: Queryable,
+  orderIds: readonly string[],
+): Promise<Set<string>> {
+  const { rows } = await q.query<{ order_id: string }>(
+    'SELECT order_id FROM sandbox_card_authorizations WHERE order_id = ANY($1::text[])',
+    [orderIds],
+  );
+  return new Set(rows.map((row) => row.order_id));
+}
+
+/** A sandbox authorization to record: amounts as decimal text, `at` epoch milliseconds. */
+export interface SandboxAuthorization {
+  orderId: string;
+  fingerprint: string;
+  currency: string;
+  amount: string;
+  at: number;
+}
+
+/** The authorizations, one statement; answers the order ids it wrote (a repeat writes nothing). */
+export async function insertSandboxAuthorizations(
+  q: Queryable,
+  authorizations: readonly SandboxAuthorization[],
+): Promise<Set<string>> {
+  const { rows } = await q.query<{ order_id: string }>(
+    `INSERT INTO sandbox_card_authorizations (order_id, card_fingerprint, currency, amount, state, created_at, updated_at)
+     SELECT a.order_id, a.fingerprint, a.currency, a.amount, 'AUTHORIZED', to_timestamp(a.at / 1000.0), to_timestamp(a.at / 1000.0)
+     FROM unnest($1::text[], $2::text[], $3::text[], $4::numeric[], $5::bigint[]) AS a(order_id, fingerprint, currency, amount, at)
+     ON CONFLICT (order_id) DO NOTHING RETURNING order_id`,
+    [
+      authorizations.map((a) => a.orderId),
+      authorizations.map((a) => a.fingerprint),
+      authorizations.map((a) => a.currency),
+      authorizations.map((a) => a.amount),
+      authorizations.map((a) => a.at),
+    ],
+  );
+  return new Set(rows.map((row) => row.order_id));
+}
+
+/** One conditional update: a repeat finds the rows already moved and changes nothing. */
+export async function moveSandboxAuthorizations(
+  q: Queryable,
+  orderIds: readonly string[],
+  from: string,
+  to: string,
+): Promise<void> {
+  await q.query(
+    `UPDATE sandbox_card_authorizations SET state = $3::text, updated_at = now(),
+       captured_at = CASE WHEN $3::text = 'CAPTURED' THEN now() ELSE captured_at END
+     WHERE order_id = ANY($1::text[]) AND state = $2`,
+    [orderIds, from, to],
+  );
 }

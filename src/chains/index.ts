@@ -47,5 +47,6 @@ export {
   registerChainWatchers,
   requestChainSend,
   requestChainSends,
+  stopChainSend,
 } from './port.ts';
 export { sandboxChain } from './sandbox-chain.ts';

@@ -1,10 +1,9 @@
 import { isIPv4, isIPv6 } from 'node:net';
-import { CardDeclinedError } from '../cards/errors.ts';
-import type { DeclineReason } from '../cards/processor.ts';
-import type { Scope } from '../identity/types.ts';
-import { getReservation, retireReservation } from '../orders/service.ts';
+import { CardDeclinedError, type DeclineReason } from '../cards/index.ts';
+import type { Scope } from '../identity/index.ts';
+import { getReservation, retireReservation } from '../orders/index.ts';
 import type { ApiError } from '../platform/errors.ts';
-import type { WalletOrdersDeps } from '../wallet-orders/deps.ts';
+import type { WalletOrdersDeps } from '../wallet-orders/index.ts';
 import {
   beginAttempt,
   declinedAttemptsOf,

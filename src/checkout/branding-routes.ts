@@ -1,8 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { type Static, Type } from 'typebox';
-import { scopeOf } from '../identity/access.ts';
-import { AccountParams } from '../identity/schemas.ts';
-import { operatorAction } from '../operator/auth.ts';
+import { AccountParams, scopeOf } from '../identity/index.ts';
+import { operatorAction } from '../operator/index.ts';
 import type { AppContext } from '../platform/context.ts';
 import { notFound } from '../platform/errors.ts';
 import {

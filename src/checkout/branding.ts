@@ -1,7 +1,6 @@
 import { fileTypeFromBuffer } from 'file-type';
-import { findAccountById } from '../identity/accounts-store.ts';
-import type { OperatorAct } from '../operator/audit.ts';
-import { auditOperatorChange } from '../operator/audit.ts';
+import { findAccountById } from '../identity/index.ts';
+import { auditOperatorChange, type OperatorAct } from '../operator/index.ts';
 import type { AppContext } from '../platform/context.ts';
 import { sha256Hex } from '../platform/crypto.ts';
 import type { Queryable } from '../platform/db/pool.ts';

@@ -1,4 +1,4 @@
-import { orderErrors } from '../orders/errors.ts';
+import { orderErrors } from '../orders/index.ts';
 import { ApiError, invalidValue } from '../platform/errors.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { ReservationView } from '../orders/reservation-view.ts';
+import type { ReservationView } from '../orders/index.ts';
 import { currencyScale, type Money } from '../platform/money.ts';
 
 /** The reservation fields the page shows and a merchant may lock (the lockable list of docs/contract.md, Reservations and quotes). */

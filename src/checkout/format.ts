@@ -1,6 +1,6 @@
 import { Decimal } from 'decimal.js';
 import { currencyScale, type Money } from '../platform/money.ts';
-import type { Quote } from '../pricing/quote.ts';
+import type { Quote } from '../pricing/index.ts';
 
 /** The most decimals a hosted page shows of any amount: 18-decimal tokens read as 8. */
 export const MAX_DISPLAY_DECIMALS = 8;

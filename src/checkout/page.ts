@@ -1,6 +1,6 @@
-import { SUPPORTED_COUNTRIES } from '../limits/countries.ts';
-import type { Quote } from '../pricing/quote.ts';
-import { fillHtml, html, type SafeHtml } from '../web/html.ts';
+import { SUPPORTED_COUNTRIES } from '../limits/index.ts';
+import type { Quote } from '../pricing/index.ts';
+import { fillHtml, html, type SafeHtml } from '../web/index.ts';
 import { fill, messages } from '../web/messages/index.ts';
 import { ASSET_PATHS, themePath } from './assets.ts';
 import type { Branding } from './branding.ts';

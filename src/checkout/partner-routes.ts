@@ -1,8 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { scopeOf } from '../identity/access.ts';
-import { ReservationParams } from '../orders/schemas.ts';
+import { scopeOf } from '../identity/index.ts';
+import { ReservationParams } from '../orders/index.ts';
 import { errorResponses, PARTNER_SECURITY, withExample } from '../platform/http/openapi.ts';
-import type { WalletOrdersDeps } from '../wallet-orders/deps.ts';
+import type { WalletOrdersDeps } from '../wallet-orders/index.ts';
 import { declinedCardAttempts } from './attempts.ts';
 import { DeclinedCardAttempts } from './schemas.ts';
 

@@ -3,8 +3,7 @@ import { Type } from 'typebox';
 import { ApiError, notFound } from '../platform/errors.ts';
 import { errorResponses } from '../platform/http/openapi.ts';
 import { newExceptionId } from '../platform/ids.ts';
-import type { WalletOrdersDeps } from '../wallet-orders/deps.ts';
-import { ProcessBody, parseProcessBody } from '../wallet-orders/schemas.ts';
+import { ProcessBody, parseProcessBody, type WalletOrdersDeps } from '../wallet-orders/index.ts';
 import { ASSETS, themeCss } from './assets.ts';
 import {
   type CheckoutErrorKind,

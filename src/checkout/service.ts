@@ -1,10 +1,8 @@
-import { type CheckoutReservation, reservationForCheckout } from '../orders/service.ts';
+import { type CheckoutReservation, reservationForCheckout } from '../orders/index.ts';
 import { ApiError, fieldRequired } from '../platform/errors.ts';
 import { type Money, parsePositiveAmount } from '../platform/money.ts';
-import type { Quote } from '../pricing/quote.ts';
-import { feeScheduleView, quote } from '../pricing/service.ts';
-import { trackTransfer } from '../transfers/service.ts';
-import type { WalletOrdersDeps } from '../wallet-orders/deps.ts';
+import { feeScheduleView, type Quote, quote } from '../pricing/index.ts';
+import { trackTransfer } from '../transfers/index.ts';
 import {
   authorizationState,
   placePreparedOrder,
@@ -12,8 +10,9 @@ import {
   readWalletOrder,
   submitAuthorizationCodes,
   type WalletOrderRequest,
+  type WalletOrdersDeps,
   type WalletOrderView,
-} from '../wallet-orders/service.ts';
+} from '../wallet-orders/index.ts';
 import { fill, messages } from '../web/messages/index.ts';
 import { chargeCountingAttempts, spentByDeclines } from './attempts.ts';
 import { type Branding, brandingOf } from './branding.ts';

@@ -9,6 +9,7 @@ export {
   countryOfAccount,
   getAccount,
 } from './accounts-service.ts';
+export { findAccountById } from './accounts-store.ts';
 export { authErrors } from './errors.ts';
 export { purgeExpiredReplays } from './keys-store.ts';
 export { legacyAccountRoutes } from './legacy-account-routes.ts';
@@ -16,6 +17,7 @@ export { type IdentityDeps, resolveMasquerade, type UserOwnerLookup } from './ma
 export { identityOperatorRoutes } from './operator-routes.ts';
 export { type CreatedMaster, ensureSandboxDemo } from './operator-service.ts';
 export { identityRoutes } from './routes.ts';
+export { AccountParams } from './schemas.ts';
 export type { Scope } from './types.ts';
 export { sessionUserScope, tieTokenToUser } from './user-tokens.ts';
 export { partnerIdOf, webhookSecretOf } from './webhook-secret.ts';

@@ -1,4 +1,4 @@
-import { auditOperatorChange, type OperatorAct } from '../operator/audit.ts';
+import { auditOperatorChange, type OperatorAct } from '../operator/index.ts';
 import type { AppContext } from '../platform/context.ts';
 import { isCountryCode } from '../platform/countries.ts';
 import { seal } from '../platform/crypto.ts';

@@ -11,7 +11,9 @@ export {
   entriesParams,
   entryArguments,
   holdArguments,
+  holdsExpiringBy,
   ledgerRefusal,
+  movementsOf,
   type NewEntry,
   type Posting,
   placeHold,
@@ -21,4 +23,13 @@ export {
   voidHold,
 } from './service.ts';
 export type { EntriesArguments, EntryArguments, HoldArguments } from './store.ts';
-export { balancesJsonOf, entriesValues, placeHoldCall, postEntriesCall } from './store.ts';
+export {
+  balancesJsonOf,
+  entriesValues,
+  placeHoldCall,
+  placeHoldsCall,
+  postEntriesCall,
+  postEntryCall,
+  settleHoldCall,
+  settleHoldsCall,
+} from './store.ts';

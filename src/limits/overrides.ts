@@ -1,4 +1,4 @@
-import { auditOperatorChange, type OperatorAct } from '../operator/audit.ts';
+import { auditOperatorChange, type OperatorAct } from '../operator/index.ts';
 import { withTransaction } from '../platform/db/pool.ts';
 import { invalidValue } from '../platform/errors.ts';
 import { parseAmount } from '../platform/money.ts';

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { scopeOf } from '../identity/index.ts';
-import { operatorAction } from '../operator/auth.ts';
+import { operatorAction } from '../operator/index.ts';
 import {
   errorResponses,
   OPERATOR_SECURITY,

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { operatorAction } from '../operator/auth.ts';
+import { operatorAction } from '../operator/index.ts';
 import { errorResponses, OPERATOR_SECURITY, withExample } from '../platform/http/openapi.ts';
 import { feeScheduleExample, referencePricesAnswer, referencePricesRequest } from './examples.ts';
 import type { FeeScheduleJson } from './fees.ts';

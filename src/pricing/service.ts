@@ -1,5 +1,5 @@
 import type { Config } from '../config.ts';
-import { auditOperatorChange, type OperatorAct } from '../operator/audit.ts';
+import { auditOperatorChange, type OperatorAct } from '../operator/index.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { AppContext } from '../platform/context.ts';
 import type { Db } from '../platform/db/pool.ts';

@@ -8,7 +8,7 @@ import {
   isChain,
 } from '../chains/index.ts';
 import { balancesOf, combinedEntries, entryArguments, type NewEntry, postEntry } from '../ledger/index.ts';
-import { auditOperatorChange, type OperatorAct } from '../operator/audit.ts';
+import { auditOperatorChange, type OperatorAct } from '../operator/index.ts';
 import type { Tx } from '../platform/db/pool.ts';
 import { newId } from '../platform/ids.ts';
 import { parsePositiveAmount } from '../platform/money.ts';

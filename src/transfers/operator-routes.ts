@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { operatorAction } from '../operator/auth.ts';
+import { operatorAction } from '../operator/index.ts';
 import { runIdempotent, sendIdempotent } from '../platform/http/idempotency.ts';
 import { errorResponses, OPERATOR_SECURITY, withExample } from '../platform/http/openapi.ts';
 import { simulateDeposit } from './deposits.ts';

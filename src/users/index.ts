@@ -2,6 +2,8 @@
 
 export { type BankAccountVerifier, sandboxBankVerifier } from './bank-verifier.ts';
 export type { UsersDeps } from './deps.ts';
+export { type DocumentStorage, postgresDocumentStorage } from './documents-store.ts';
+export { FIELD_TYPES, type FieldId } from './fields.ts';
 export { type IdentityCheck, operatorReview, sandboxIdentityCheck } from './identity-check.ts';
 export { registerUserJobs } from './jobs.ts';
 export {
@@ -9,6 +11,8 @@ export {
   onboardingPage,
   type ScopeNeeds,
   submitOnboarding,
+  submitOnboardingFields,
+  uploadOnboardingDocument,
 } from './onboarding-service.ts';
 export { usersOperatorRoutes } from './operator-routes.ts';
 export { cachedOwnerLookup } from './owner-cache.ts';

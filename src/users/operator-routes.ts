@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { operatorAction } from '../operator/auth.ts';
+import { operatorAction } from '../operator/index.ts';
 import { errorResponses, OPERATOR_SECURITY, withExample } from '../platform/http/openapi.ts';
 import type { UsersDeps } from './deps.ts';
 import { reviewAnswer, reviewListAnswer, reviewRequest } from './examples.ts';

@@ -1,4 +1,4 @@
-import { auditOperatorChange, type OperatorAct } from '../operator/audit.ts';
+import { auditOperatorChange, type OperatorAct } from '../operator/index.ts';
 import { withTransaction } from '../platform/db/pool.ts';
 import { fieldRequired, invalidValue, notFound } from '../platform/errors.ts';
 import type { UsersDeps } from './deps.ts';

@@ -1,7 +1,6 @@
-import { cardErrors } from '../cards/errors.ts';
-import type { Scope } from '../identity/types.ts';
-import { isOwnAccount } from '../orders/order-checks.ts';
-import { reserve, storeReservation } from '../orders/service.ts';
+import { cardErrors } from '../cards/index.ts';
+import type { Scope } from '../identity/index.ts';
+import { isOwnAccount, reserve, storeReservation } from '../orders/index.ts';
 import { fieldRequired, invalidValue } from '../platform/errors.ts';
 import type { ApplePayBody } from './apple-pay-schemas.ts';
 import { prepareWalletOrder } from './create.ts';

@@ -1,4 +1,4 @@
-import { combinedEntries, entryArguments, holdsExpiringBy } from '../ledger/service.ts';
+import { combinedEntries, entryArguments, holdsExpiringBy } from '../ledger/index.ts';
 import { withTransaction } from '../platform/db/pool.ts';
 import type { WalletOrdersDeps } from './deps.ts';
 import { CARD_HOLDER, captureEntry, orderOfHold } from './ledger.ts';

@@ -1,13 +1,14 @@
-import { type ConnectorResult, paymentKey } from '../cards/connector.ts';
 import {
+  type ConnectorResult,
   findPayment,
   lockOperation,
   type OperationKind,
   type OperationRow,
+  paymentKey,
   updateOperation,
   updatePayment,
-} from '../cards/payments-store.ts';
-import { postEntry } from '../ledger/service.ts';
+} from '../cards/index.ts';
+import { postEntry } from '../ledger/index.ts';
 import { type Tx, withTransaction } from '../platform/db/pool.ts';
 import { Money } from '../platform/money.ts';
 import type { WalletOrdersDeps } from './deps.ts';

@@ -1,22 +1,20 @@
 import {
   type CardConnector,
-  type ConnectorResult,
-  type PaymentSnapshot,
-  type ProcessorEvent,
-  paymentKey,
-} from '../cards/connector.ts';
-import type { CardDeclinedError } from '../cards/errors.ts';
-import {
+  type CardDeclinedError,
   type CardPaymentRow,
+  type ConnectorResult,
   cardHasPaidOrder,
+  type DeclineReason,
+  declineError,
   findPayment,
   lockPayment,
   orderOfReference,
+  type PaymentSnapshot,
+  type ProcessorEvent,
+  paymentKey,
   recordEvent,
   updatePayment,
-} from '../cards/payments-store.ts';
-import type { DeclineReason } from '../cards/processor.ts';
-import { declineError } from '../cards/service.ts';
+} from '../cards/index.ts';
 import { type Tx, withTransaction } from '../platform/db/pool.ts';
 import { enqueueJob } from '../platform/jobs/queue.ts';
 import { Money } from '../platform/money.ts';

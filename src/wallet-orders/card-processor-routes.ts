@@ -1,15 +1,16 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
-import { ConnectorSignatureError, type ProcessorEvent } from '../cards/connector.ts';
-import { cardErrors } from '../cards/errors.ts';
 import {
+  ConnectorSignatureError,
+  cardErrors,
   failedOperations,
   findPayment,
+  type ProcessorEvent,
   paymentsNeedingAttention,
   updatePayment,
-} from '../cards/payments-store.ts';
+} from '../cards/index.ts';
 import { ApiError } from '../platform/errors.ts';
 import { OPERATOR_SECURITY } from '../platform/http/openapi.ts';
-import { PAGE_SECURITY_HEADERS } from '../web/html.ts';
+import { PAGE_SECURITY_HEADERS } from '../web/index.ts';
 import { onProcessorEvent, type Resolution, returnFromChallenge } from './card-payments.ts';
 import type { WalletOrdersDeps } from './deps.ts';
 import { RESERVATION_REDIRECT, threeDsRedirectTarget } from './service.ts';

@@ -1,7 +1,11 @@
-import type { BalanceTransaction, Payout, TimeRange } from '../cards/connector.ts';
-import { cardErrors } from '../cards/errors.ts';
-import type { ProcessorBooks } from '../cards/processor.ts';
-import { movementsOf, postEntry } from '../ledger/service.ts';
+import {
+  type BalanceTransaction,
+  cardErrors,
+  type Payout,
+  type ProcessorBooks,
+  type TimeRange,
+} from '../cards/index.ts';
+import { movementsOf, postEntry } from '../ledger/index.ts';
 import { withTransaction } from '../platform/db/pool.ts';
 import { Money } from '../platform/money.ts';
 import type { WalletOrdersDeps } from './deps.ts';

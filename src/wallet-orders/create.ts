@@ -1,21 +1,35 @@
-import { type CardBrand, lookupBin } from '../cards/bins.ts';
-import { checkCard } from '../cards/card-input.ts';
-import { cardErrors } from '../cards/errors.ts';
-import { cardFingerprint } from '../cards/fingerprint.ts';
-import type { AuthorizationStep, AuthorizeRequest } from '../cards/processor.ts';
-import { authorizedStep, cardAuthorization } from '../cards/service.ts';
-import type { Scope } from '../identity/types.ts';
-import { addressSpendKey, type BillingAddress, checkBillingAddress } from '../limits/billing-address.ts';
-import { type OrderSpend, recordSpends, tierOfUser } from '../limits/service.ts';
-import { checkCurrencyForCountry, checkDest, checkReferrer } from '../orders/order-checks.ts';
-import { type ConsumedReservation, useReservation } from '../orders/service.ts';
-
+import {
+  type AuthorizationStep,
+  type AuthorizeRequest,
+  authorizedStep,
+  type CardBrand,
+  cardAuthorization,
+  cardErrors,
+  cardFingerprint,
+  checkCard,
+  lookupBin,
+} from '../cards/index.ts';
+import type { Scope } from '../identity/index.ts';
+import {
+  addressSpendKey,
+  type BillingAddress,
+  checkBillingAddress,
+  type OrderSpend,
+  recordSpends,
+  tierOfUser,
+} from '../limits/index.ts';
+import {
+  type ConsumedReservation,
+  checkCurrencyForCountry,
+  checkDest,
+  checkReferrer,
+  useReservation,
+} from '../orders/index.ts';
 import { batched, type TransactionSteps } from '../platform/db/grouped-transactions.ts';
 import { ApiError } from '../platform/errors.ts';
 import { newId } from '../platform/ids.ts';
 import { Money, roundPayout } from '../platform/money.ts';
-import type { Quote } from '../pricing/quote.ts';
-import { quote as priceQuote } from '../pricing/service.ts';
+import { quote as priceQuote, type Quote } from '../pricing/index.ts';
 import { authorizationStep } from './authorization.ts';
 import type { WalletOrdersDeps } from './deps.ts';
 import { walletOrderErrors } from './errors.ts';

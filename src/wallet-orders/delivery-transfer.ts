@@ -1,4 +1,4 @@
-import type { OrderDelivery } from '../transfers/order-transfers.ts';
+import type { OrderDelivery } from '../transfers/index.ts';
 import type { WorkerOrderRow } from './store.ts';
 
 /**

@@ -1,7 +1,7 @@
-import type { CardsDeps } from '../cards/processor.ts';
-import type { LimitsDeps } from '../limits/service.ts';
-import type { OrdersDeps } from '../orders/service.ts';
-import type { TransfersDeps } from '../transfers/service.ts';
+import type { CardsDeps } from '../cards/index.ts';
+import type { LimitsDeps } from '../limits/index.ts';
+import type { OrdersDeps } from '../orders/index.ts';
+import type { TransfersDeps } from '../transfers/index.ts';
 import type { CodeSender } from './code-sender.ts';
 import type { PreparedOrder } from './request.ts';
 import type { WalletOrderBody } from './view.ts';

@@ -1,5 +1,5 @@
-import type { DisputeSnapshot, ProcessorEvent } from '../cards/connector.ts';
-import { postEntry } from '../ledger/service.ts';
+import type { DisputeSnapshot, ProcessorEvent } from '../cards/index.ts';
+import { postEntry } from '../ledger/index.ts';
 import type { Tx } from '../platform/db/pool.ts';
 import { Money } from '../platform/money.ts';
 import type { WalletOrdersDeps } from './deps.ts';

@@ -1,6 +1,6 @@
-import type { CardProcessor } from '../cards/processor.ts';
-import { type Network, parseChainSrn } from '../chains/addresses.ts';
-import { holdArguments, type NewEntry, voidHold } from '../ledger/service.ts';
+import type { CardProcessor } from '../cards/index.ts';
+import { type Network, parseChainSrn } from '../chains/index.ts';
+import { holdArguments, type NewEntry, voidHold } from '../ledger/index.ts';
 import type { Tx } from '../platform/db/pool.ts';
 import { Money } from '../platform/money.ts';
 import type { OrderRow } from './store.ts';

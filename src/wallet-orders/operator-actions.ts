@@ -1,5 +1,5 @@
-import type { DisputeAction } from '../cards/processor.ts';
-import { auditOperatorChange, type OperatorAct } from '../operator/audit.ts';
+import type { DisputeAction } from '../cards/index.ts';
+import { auditOperatorChange, type OperatorAct } from '../operator/index.ts';
 import type { Tx } from '../platform/db/pool.ts';
 import { forbidden } from '../platform/errors.ts';
 import type { WalletOrdersDeps } from './deps.ts';

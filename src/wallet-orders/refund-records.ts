@@ -1,5 +1,5 @@
-import { paymentKey } from '../cards/connector.ts';
-import { type NewEntry, postEntry } from '../ledger/service.ts';
+import { paymentKey } from '../cards/index.ts';
+import { type NewEntry, postEntry } from '../ledger/index.ts';
 import type { Tx } from '../platform/db/pool.ts';
 import { Money } from '../platform/money.ts';
 import type { WalletOrdersDeps } from './deps.ts';

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { idempotencyScope, scopeOf } from '../identity/access.ts';
-import { operatorAction } from '../operator/auth.ts';
+import { idempotencyScope, scopeOf } from '../identity/index.ts';
+import { operatorAction } from '../operator/index.ts';
 import { invalidValue } from '../platform/errors.ts';
 import { runIdempotent, sendIdempotent } from '../platform/http/idempotency.ts';
 import {

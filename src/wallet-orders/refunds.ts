@@ -1,7 +1,7 @@
-import type { ProcessorEvent, RefundSnapshot } from '../cards/connector.ts';
-import { stopChainSend } from '../chains/port.ts';
-import type { Scope } from '../identity/types.ts';
-import { type NewEntry, postEntry } from '../ledger/service.ts';
+import type { ProcessorEvent, RefundSnapshot } from '../cards/index.ts';
+import { stopChainSend } from '../chains/index.ts';
+import type { Scope } from '../identity/index.ts';
+import { type NewEntry, postEntry } from '../ledger/index.ts';
 import type { Tx } from '../platform/db/pool.ts';
 import { currencyScale, Money, parsePositiveAmount } from '../platform/money.ts';
 import type { WalletOrdersDeps } from './deps.ts';

@@ -1,9 +1,8 @@
-import type { CheckedCard } from '../cards/card-input.ts';
-import type { Scope } from '../identity/types.ts';
-import type { BillingAddress } from '../limits/billing-address.ts';
-import type { LimitTier } from '../limits/tables.ts';
+import type { CheckedCard } from '../cards/index.ts';
+import type { Scope } from '../identity/index.ts';
+import type { BillingAddress, LimitTier } from '../limits/index.ts';
 import type { Money } from '../platform/money.ts';
-import type { Quote } from '../pricing/quote.ts';
+import type { Quote } from '../pricing/index.ts';
 
 export type { BillingAddress };
 

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { idempotencyScope, scopeOf } from '../identity/access.ts';
+import { idempotencyScope, scopeOf } from '../identity/index.ts';
 
 import { TransactionSteps } from '../platform/db/grouped-transactions.ts';
 import {

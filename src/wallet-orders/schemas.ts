@@ -1,8 +1,7 @@
 import { isIP } from 'node:net';
 import { type Static, Type } from 'typebox';
-import { checkCard } from '../cards/card-input.ts';
-import { checkBillingAddress } from '../limits/billing-address.ts';
-import { AddressBody } from '../limits/schemas.ts';
+import { checkCard } from '../cards/index.ts';
+import { AddressBody, checkBillingAddress } from '../limits/index.ts';
 import { fieldRequired, invalidValue } from '../platform/errors.ts';
 import { WyreBoolean, WyrePhone } from '../platform/http/wyre-types.ts';
 import { isId } from '../platform/ids.ts';

@@ -1,9 +1,7 @@
 // The wallet-orders module's entry points (issue 7). The hosted checkout page and the partner
 // routes both call these; the logic lives in create.ts, authorization.ts and transitions.ts.
-import type { Scope } from '../identity/types.ts';
-import { partnerIdOf } from '../identity/webhook-secret.ts';
-import { orderErrors } from '../orders/errors.ts';
-import { reservationForCheckout } from '../orders/service.ts';
+import { partnerIdOf, type Scope } from '../identity/index.ts';
+import { orderErrors, reservationForCheckout } from '../orders/index.ts';
 import { expireAuthorization, submitCodes } from './authorization.ts';
 import { prepareWalletOrder } from './create.ts';
 import type { WalletOrdersDeps } from './deps.ts';

@@ -1,11 +1,15 @@
 import {
   type EntriesArguments,
   type EntryArguments,
-  entriesParams,
   entriesValues,
   type HoldArguments,
   ledgerRefusal,
-} from '../ledger/service.ts';
+  placeHoldsCall,
+  postEntriesCall,
+  postEntryCall,
+  settleHoldCall,
+  settleHoldsCall,
+} from '../ledger/index.ts';
 import type { Queryable } from '../platform/db/pool.ts';
 import { jobParams, type NewJob } from '../platform/jobs/queue.ts';
 
@@ -591,4 +595,17 @@ export async function pageOrders(
     q.query<{ total: number }>(`SELECT count(*)::int AS total FROM wallet_orders o WHERE ${where}`, params),
   ]);
   return { rows: page.rows, total: count.rows[0]!.total };
+}
+
+/** Where an account's wallet-order events go (POST /v2/digitalwallet/webhook): a new URL replaces the old. */
+export async function saveOrderWebhook(
+  q: Queryable,
+  webhook: { accountId: string; partnerId: string; url: string; nowMs: number },
+): Promise<void> {
+  await q.query(
+    `INSERT INTO wallet_order_webhooks (account_id, partner_id, url, created_at, updated_at)
+     VALUES ($1, $2, $3, to_timestamp($4 / 1000.0), to_timestamp($4 / 1000.0))
+     ON CONFLICT (account_id) DO UPDATE SET url = EXCLUDED.url, updated_at = EXCLUDED.updated_at`,
+    [webhook.accountId, webhook.partnerId, webhook.url, webhook.nowMs],
+  );
 }

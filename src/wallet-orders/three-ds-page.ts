@@ -1,4 +1,4 @@
-import { html, PAGE_SECURITY_HEADERS, page, type SafeHtml } from '../web/html.ts';
+import { html, PAGE_SECURITY_HEADERS, page, type SafeHtml } from '../web/index.ts';
 import type { WalletOrderBody } from './view.ts';
 
 /** The simulated card issuer's 3-D Secure challenge: plain forms, no script, nothing third-party. */

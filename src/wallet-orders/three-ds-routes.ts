@@ -1,8 +1,7 @@
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../platform/errors.ts';
 import { newExceptionId } from '../platform/ids.ts';
-import { PAGE_SECURITY_HEADERS } from '../web/html.ts';
-import { errorPageHtml } from '../web/onboarding-page.ts';
+import { errorPageHtml, PAGE_SECURITY_HEADERS } from '../web/index.ts';
 import { decideThreeDs } from './authorization.ts';
 import type { WalletOrdersDeps } from './deps.ts';
 import {

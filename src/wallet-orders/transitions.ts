@@ -1,7 +1,6 @@
-import { parseChainSrn } from '../chains/addresses.ts';
-import { type ChainOutcome, type ChainSend, requestChainSends } from '../chains/port.ts';
-import { combinedEntries, entryArguments, type NewEntry, settleHold } from '../ledger/service.ts';
-import { releaseSpend } from '../limits/service.ts';
+import { type ChainOutcome, type ChainSend, parseChainSrn, requestChainSends } from '../chains/index.ts';
+import { combinedEntries, entryArguments, type NewEntry, settleHold } from '../ledger/index.ts';
+import { releaseSpend } from '../limits/index.ts';
 import { type Tx, withTransaction } from '../platform/db/pool.ts';
 import { Money } from '../platform/money.ts';
 import {
@@ -10,7 +9,7 @@ import {
   failOrderTransfer,
   recordOrderTransfer,
   recordOrderTransfers,
-} from '../transfers/order-transfers.ts';
+} from '../transfers/index.ts';
 import { deliveryOf } from './delivery-transfer.ts';
 import type { WalletOrdersDeps } from './deps.ts';
 import type { Failure } from './errors.ts';

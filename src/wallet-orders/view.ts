@@ -1,4 +1,4 @@
-import { brandName, type CardBrand } from '../cards/bins.ts';
+import { brandName, type CardBrand } from '../cards/index.ts';
 import { Money } from '../platform/money.ts';
 import type { OrderRow } from './store.ts';
 

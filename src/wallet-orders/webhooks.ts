@@ -1,10 +1,10 @@
-import { assertNotifyUrlAllowed, enqueueDelivery } from '../callbacks/service.ts';
-import type { Scope } from '../identity/types.ts';
-import { isOwnAccount } from '../orders/order-checks.ts';
+import { assertNotifyUrlAllowed, enqueueDelivery } from '../callbacks/index.ts';
+import type { Scope } from '../identity/index.ts';
+import { isOwnAccount } from '../orders/index.ts';
 import type { Tx } from '../platform/db/pool.ts';
 import { invalidValue } from '../platform/errors.ts';
 import type { WalletOrdersDeps } from './deps.ts';
-import type { OrderStatusEvent } from './store.ts';
+import { type OrderStatusEvent, saveOrderWebhook } from './store.ts';
 
 /**
  * POST /v2/digitalwallet/webhook (docs/contract.md, Card orders): where an account's wallet-order events go. The
@@ -26,17 +26,12 @@ export async function registerWebhook(
   }
   await assertNotifyUrlAllowed(ctx, body.webhook, 'webhook');
   const nowMs = ctx.clock.nowMs();
-  await tx.query(
-    `INSERT INTO wallet_order_webhooks (account_id, partner_id, url, created_at, updated_at)
-     VALUES ($1, $2, $3, to_timestamp($4 / 1000.0), to_timestamp($4 / 1000.0))
-     ON CONFLICT (account_id) DO UPDATE SET url = EXCLUDED.url, updated_at = EXCLUDED.updated_at`,
-    [accountId, scope.partnerId, body.webhook, nowMs],
-  );
+  await saveOrderWebhook(tx, { accountId, partnerId: scope.partnerId, url: body.webhook, nowMs });
   return { owner: `account:${accountId}`, webhook: body.webhook };
 }
 
 /**
- * Facts §1.9's payload, queued in the transaction of the status change it reports, to the target
+ * The payload of docs/contract.md, Card orders,, queued in the transaction of the status change it reports, to the target
  * the change's own statement found (setStatus: the order's account's, else its partner's).
  */
 export async function notifyOrderStatus(

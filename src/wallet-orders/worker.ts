@@ -1,4 +1,4 @@
-import { CARD_OPERATION_JOB, type OperationKind } from '../cards/payments-store.ts';
+import { CARD_OPERATION_JOB, type OperationKind } from '../cards/index.ts';
 import { registerPeriodic } from '../platform/jobs/housekeeping.ts';
 import type { ClaimedJob, JobRunner } from '../platform/jobs/runner.ts';
 import { togetherOrEachAlone } from '../platform/jobs/together-or-alone.ts';

@@ -2,13 +2,13 @@ import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } f
 import { ACCEPTED_MEDIA_TYPES, MAX_DOCUMENT_BYTES } from '../documents/index.ts';
 import { ApiError } from '../platform/errors.ts';
 import { newExceptionId } from '../platform/ids.ts';
-import type { UsersDeps } from '../users/deps.ts';
 import {
   onboardingPage,
   submitOnboarding,
   submitOnboardingFields,
+  type UsersDeps,
   uploadOnboardingDocument,
-} from '../users/onboarding-service.ts';
+} from '../users/index.ts';
 import { PAGE_SECURITY_HEADERS } from './html.ts';
 import { errorPageHtml, onboardingPageHtml } from './onboarding-page.ts';
 

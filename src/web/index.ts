@@ -1,0 +1,4 @@
+/** The public face of web/: what routes and other domains use. Inside web/, files import each other directly. */
+export { fillHtml, html, PAGE_SECURITY_HEADERS, page, type SafeHtml } from './html.ts';
+export { errorPageHtml } from './onboarding-page.ts';
+export { onboardingWebRoutes } from './onboarding-routes.ts';
