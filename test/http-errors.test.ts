@@ -1,6 +1,7 @@
 import http from 'node:http';
 import { Type } from 'typebox';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { en } from '../src/web/messages/en.ts';
 import { operatorHeaders, startTestApp, type TestApp } from './helpers/app.ts';
 import { snapshotTables } from './helpers/db.ts';
 import { expectEnvelope, expectEnvelopeResponse, portOf, rawRequest } from './helpers/http.ts';
@@ -473,12 +474,16 @@ describe('URL text PostgreSQL cannot store', () => {
     before = await snapshotTables(t.database.db);
   });
 
-  it('answers the hosted pages’ people with a 400 HTML page', async () => {
-    for (const path of [`/purchase?accountId=${partner.accountId}&reservation=%00RS`, '/onboarding/%00']) {
+  it('answers the hosted pages’ people with a 400 HTML page in plain words', async () => {
+    const pages: [string, string][] = [
+      [`/purchase?accountId=${partner.accountId}&reservation=%00RS`, en.checkout.ended.incompleteTitle],
+      ['/onboarding/%00', 'U+0000'],
+    ];
+    for (const [path, words] of pages) {
       const response = await fetch(`${t.baseUrl}${path}`);
       expect(response.status, path).toBe(400);
       expect(response.headers.get('content-type')).toMatch(/^text\/html/);
-      expect(await response.text()).toContain('U+0000');
+      expect(await response.text(), path).toContain(words);
     }
   });
 });

@@ -33,6 +33,7 @@ import type {
   Reserved,
   ReserveRequest,
   WalletOrder,
+  WalletOrderRefund,
   WalletOrderWebhook,
 } from './types/orders.js';
 import type {
@@ -171,6 +172,14 @@ const fullWalletOrder: readonly string[] = [
     'internalErrorCode',
   ]),
 ];
+const walletOrderRefund = keysOf<WalletOrderRefund>()([
+  'walletOrderId',
+  'createdAt',
+  'requester',
+  'status',
+  'finishedAt',
+  'failedReason',
+]);
 const transfer = keysOf<Transfer>()([
   'id',
   'status',
@@ -623,6 +632,14 @@ export const ENDPOINTS = {
     auth: 'partner',
     repeat: 'safe',
     response: fullWalletOrder,
+  },
+  refundWalletOrder: {
+    method: 'POST',
+    path: '/v3/orders/{orderId}/refund/partner',
+    auth: 'partner',
+    repeat: 'keyed',
+    body: none,
+    response: walletOrderRefund,
   },
   listWalletOrders: {
     method: 'GET',

@@ -13,26 +13,11 @@ import { OPERATOR_SECURITY } from '../platform/http/openapi.ts';
 import { PAGE_SECURITY_HEADERS } from '../web/index.ts';
 import { onProcessorEvent, type Resolution, returnFromChallenge } from './card-payments.ts';
 import type { WalletOrdersDeps } from './deps.ts';
-import { RESERVATION_REDIRECT, threeDsRedirectTarget } from './service.ts';
+import { RESERVATION_REDIRECT, ThreeDsPageParams, ThreeDsPageQuery } from './schemas.ts';
+import { threeDsRedirectTarget } from './service.ts';
 import { findOrder } from './store.ts';
 import { threeDsCapabilityValid } from './three-ds-capability.ts';
 import { safeReturnPath, threeDsOutcomeHtml } from './three-ds-page.ts';
-
-const PageParams = {
-  type: 'object',
-  properties: {
-    orderId: { type: 'string', minLength: 1, maxLength: 64 },
-    token: { type: 'string', minLength: 1, maxLength: 64 },
-  },
-  required: ['orderId', 'token'],
-} as const;
-const StartQuery = {
-  type: 'object',
-  properties: {
-    returnUrl: { type: 'string', maxLength: 2048 },
-    redirect: { type: 'string', enum: [RESERVATION_REDIRECT] },
-  },
-} as const;
 
 /**
  * What a processor appends to the return URL (Stripe: `payment_intent`, its client secret;
@@ -54,7 +39,7 @@ const EVENT_BODY_LIMIT = 256 * 1024;
 
 /**
  * A remote card processor's routes (docs/contract.md, "Card processors"), mounted only when one
- * is configured:
+ * is configured (but the operator's list, served always: empty without one):
  * - `GET /card-processor/3ds/{orderId}/{token}`: `authorization3dsUrl` (decision 103). It keeps
  *   where the buyer goes afterwards (the with-redirection URL's reservation URLs, or a same-origin
  *   `returnUrl`) and sends the buyer to the issuer's challenge;
@@ -66,6 +51,19 @@ const EVENT_BODY_LIMIT = 256 * 1024;
  * The path's token (HMAC of the order id) is the capability of the two pages.
  */
 export const cardProcessorRoutes: FastifyPluginAsync<{ ctx: WalletOrdersDeps }> = async (app, { ctx }) => {
+  app.get(
+    '/operator/v1/card-payments/attention',
+    {
+      schema: {
+        tags: ['Operator'],
+        security: OPERATOR_SECURITY,
+        summary: 'Card payments a remote processor left for the operator to decide',
+        description:
+          'Operator token only; with the sandbox or no processor, both lists are empty. `payments`: authorizations the processor never confirmed within the status poll’s bound (the order stays RUNNING_CHECKS; decide it from the processor’s dashboard). `operations`: captures, voids and refunds the processor refused, with its words; a refused capture is booked to `house:card-losses`.',
+      },
+    },
+    async () => needingAttention(ctx),
+  );
   const connector = ctx.cardProcessor.remote;
   if (!connector) return;
   const notFound = () => new ApiError('NotFoundException', 'notFound', 'Not found.');
@@ -93,7 +91,7 @@ export const cardProcessorRoutes: FastifyPluginAsync<{ ctx: WalletOrdersDeps }> 
     Querystring: { returnUrl?: string; redirect?: string };
   }>(
     '/card-processor/3ds/:orderId/:token',
-    { schema: { hide: true, params: PageParams, querystring: StartQuery } },
+    { schema: { hide: true, params: ThreeDsPageParams, querystring: ThreeDsPageQuery } },
     async (request, reply) => {
       const { orderId, token } = request.params;
       if (!threeDsCapabilityValid(ctx, orderId, token)) throw notFound();
@@ -111,7 +109,7 @@ export const cardProcessorRoutes: FastifyPluginAsync<{ ctx: WalletOrdersDeps }> 
 
   app.get<{ Params: { orderId: string; token: string } }>(
     '/card-processor/return/:orderId/:token',
-    { schema: { hide: true, params: PageParams, querystring: ReturnQuery } },
+    { schema: { hide: true, params: ThreeDsPageParams, querystring: ReturnQuery } },
     async (request, reply) => {
       const { orderId, token } = request.params;
       if (!threeDsCapabilityValid(ctx, orderId, token)) throw notFound();
@@ -121,20 +119,6 @@ export const cardProcessorRoutes: FastifyPluginAsync<{ ctx: WalletOrdersDeps }> 
         resolution.kind === 'unchanged' ? await settledOutcome(ctx, orderId) : outcomeOf(resolution);
       return onward(reply, orderId, outcome);
     },
-  );
-
-  app.get(
-    '/operator/v1/card-payments/attention',
-    {
-      schema: {
-        tags: ['Operator'],
-        security: OPERATOR_SECURITY,
-        summary: 'Card payments a remote processor left for the operator to decide',
-        description:
-          'Operator token only; served when a remote card processor is configured. `payments`: authorizations the processor never confirmed within the status poll’s bound (the order stays RUNNING_CHECKS; decide it from the processor’s dashboard). `operations`: captures, voids and refunds the processor refused, with its words; a refused capture is booked to `house:card-losses`.',
-      },
-    },
-    async () => needingAttention(ctx),
   );
 
   app.post(

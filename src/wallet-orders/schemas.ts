@@ -209,3 +209,25 @@ export const OrderListAnswer = Type.Object({
   recordsTotal: Type.Integer(),
   recordsFiltered: Type.Integer(),
 });
+
+/** The query value that makes the issuer page send the buyer on to the reservation's URLs. */
+export const RESERVATION_REDIRECT = 'reservation';
+
+/** The 3-D Secure pages' path: the order and its capability token (HMAC of the order id). */
+export const ThreeDsPageParams = {
+  type: 'object',
+  properties: {
+    orderId: { type: 'string', minLength: 1, maxLength: 64 },
+    token: { type: 'string', minLength: 1, maxLength: 64 },
+  },
+  required: ['orderId', 'token'],
+} as const;
+
+/** Where the 3-D Secure pages send the buyer on: a return path, or the reservation's URLs. */
+export const ThreeDsPageQuery = {
+  type: 'object',
+  properties: {
+    returnUrl: { type: 'string', maxLength: 2048 },
+    redirect: { type: 'string', enum: [RESERVATION_REDIRECT] },
+  },
+} as const;

@@ -7,6 +7,7 @@ import { prepareWalletOrder } from './create.ts';
 import type { WalletOrdersDeps } from './deps.ts';
 import { walletOrderErrors } from './errors.ts';
 import type { PreparedOrder, WalletOrderRequest } from './request.ts';
+import { RESERVATION_REDIRECT } from './schemas.ts';
 import { findAuthorization, findOrder, type OrderRow, pageOrders } from './store.ts';
 import { threeDsCapability } from './three-ds-capability.ts';
 import { fullOrderView, publicOrderView, walletOrderView } from './view.ts';
@@ -154,9 +155,6 @@ export async function listWalletOrders(
   const { rows, total } = await pageOrders(ctx.db, filter, offset, limit);
   return { data: rows.map(fullOrderView), position: offset, recordsTotal: total, recordsFiltered: total };
 }
-
-/** The query value that makes the issuer page send the buyer on to the reservation's URLs. */
-export const RESERVATION_REDIRECT = 'reservation';
 
 /**
  * GET /v3/debitcard/authorization/{orderId}/with-redirection (docs/contract.md decision 42): the

@@ -4,30 +4,14 @@ import { newExceptionId } from '../platform/ids.ts';
 import { errorPageHtml, PAGE_SECURITY_HEADERS } from '../web/index.ts';
 import { decideThreeDs } from './authorization.ts';
 import type { WalletOrdersDeps } from './deps.ts';
+import { RESERVATION_REDIRECT, ThreeDsPageParams, ThreeDsPageQuery } from './schemas.ts';
 import {
-  RESERVATION_REDIRECT,
   readOrderBody,
   threeDsRedirectOrigins,
   threeDsRedirectTarget,
   threeDsTokenValid,
 } from './service.ts';
 import { safeReturnPath, threeDsOutcomeHtml, threeDsPageHeaders, threeDsPageHtml } from './three-ds-page.ts';
-
-const Params = {
-  type: 'object',
-  properties: {
-    orderId: { type: 'string', minLength: 1, maxLength: 64 },
-    token: { type: 'string', minLength: 1, maxLength: 64 },
-  },
-  required: ['orderId', 'token'],
-} as const;
-const Query = {
-  type: 'object',
-  properties: {
-    returnUrl: { type: 'string', maxLength: 2048 },
-    redirect: { type: 'string', enum: [RESERVATION_REDIRECT] },
-  },
-} as const;
 
 /**
  * Only with a processor whose issuer Rampart simulates (the sandbox's): the issuer page behind `authorization3dsUrl`. HTML for people, errors
@@ -52,7 +36,10 @@ export const threeDsRoutes: FastifyPluginAsync<{ ctx: WalletOrdersDeps }> = asyn
     Querystring: { returnUrl?: string; redirect?: string };
   }>(
     '/sandbox/3ds/:orderId/:token',
-    { errorHandler: htmlErrors, schema: { hide: true, params: Params, querystring: Query } },
+    {
+      errorHandler: htmlErrors,
+      schema: { hide: true, params: ThreeDsPageParams, querystring: ThreeDsPageQuery },
+    },
     async (request, reply) => {
       const { orderId, token } = request.params;
       if (!threeDsTokenValid(ctx, orderId, token)) throw notFound();
@@ -71,7 +58,7 @@ export const threeDsRoutes: FastifyPluginAsync<{ ctx: WalletOrdersDeps }> = asyn
       errorHandler: htmlErrors,
       bodyLimit: 4096,
       config: { rawBodyTypes: ['application/x-www-form-urlencoded'] },
-      schema: { hide: true, params: Params },
+      schema: { hide: true, params: ThreeDsPageParams },
     },
     async (request, reply) => {
       const { orderId, token } = request.params;

@@ -24,6 +24,7 @@ import type {
   ReserveRequest,
   SupportedCountry,
   WalletOrder,
+  WalletOrderRefund,
   WalletOrderWebhook,
 } from '../types/orders.js';
 import type {
@@ -87,6 +88,14 @@ export class OrdersApi {
   /** GET /v3/orders/{orderId}/full: the order with its failure details. */
   getFull(orderId: string, options?: CallOptions): Promise<FullWalletOrder> {
     return this.call('getFullWalletOrder', { pathParams: { orderId } }, options);
+  }
+
+  /**
+   * POST /v3/orders/{orderId}/refund/partner: a void before capture, the whole charge before
+   * delivery; a delivered order is refused (400 `refund.afterDelivery`).
+   */
+  refund(orderId: string, options?: CallOptions): Promise<WalletOrderRefund> {
+    return this.call('refundWalletOrder', { pathParams: { orderId } }, options);
   }
 
   /** GET /v3/orders/list: the acting account's (or masqueraded user's) orders, newest first. */

@@ -360,3 +360,14 @@ export interface CheckoutBrandingRequest {
   accentColor?: string | null;
   logo?: string | null;
 }
+
+/** POST /v3/orders/{orderId}/refund/partner's answer: the order's refund. */
+export interface WalletOrderRefund {
+  walletOrderId: string;
+  createdAt: number;
+  /** Who asked: `account:AC_…`, `operator:<name>`, `system` or `processor`. */
+  requester: string;
+  status: 'PENDING' | 'COMPLETE' | 'FAILED';
+  finishedAt: number | null;
+  failedReason: string | null;
+}
