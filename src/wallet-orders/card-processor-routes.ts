@@ -9,11 +9,18 @@ import {
   updatePayment,
 } from '../cards/index.ts';
 import { ApiError } from '../platform/errors.ts';
-import { OPERATOR_SECURITY } from '../platform/http/openapi.ts';
+import { errorResponses, OPERATOR_SECURITY, withExample } from '../platform/http/openapi.ts';
+import { Money } from '../platform/money.ts';
 import { PAGE_SECURITY_HEADERS } from '../web/index.ts';
 import { onProcessorEvent, type Resolution, returnFromChallenge } from './card-payments.ts';
 import type { WalletOrdersDeps } from './deps.ts';
-import { RESERVATION_REDIRECT, ThreeDsPageParams, ThreeDsPageQuery } from './schemas.ts';
+import {
+  CardPaymentsAttention,
+  cardPaymentsAttentionExample,
+  RESERVATION_REDIRECT,
+  ThreeDsPageParams,
+  ThreeDsPageQuery,
+} from './schemas.ts';
 import { threeDsRedirectTarget } from './service.ts';
 import { findOrder } from './store.ts';
 import { threeDsCapabilityValid } from './three-ds-capability.ts';
@@ -58,6 +65,10 @@ export const cardProcessorRoutes: FastifyPluginAsync<{ ctx: WalletOrdersDeps }> 
         tags: ['Operator'],
         security: OPERATOR_SECURITY,
         summary: 'Card payments a remote processor left for the operator to decide',
+        response: {
+          200: withExample(CardPaymentsAttention, cardPaymentsAttentionExample),
+          ...errorResponses(401),
+        },
         description:
           'Operator token only; with the sandbox or no processor, both lists are empty. `payments`: authorizations the processor never confirmed within the status poll’s bound (the order stays RUNNING_CHECKS; decide it from the processor’s dashboard). `operations`: captures, voids and refunds the processor refused, with its words; a refused capture is booked to `house:card-losses`.',
       },
@@ -176,7 +187,7 @@ async function needingAttention(ctx: WalletOrdersDeps) {
       processor: p.processor,
       reference: p.reference,
       state: p.state,
-      amount: p.amount,
+      amount: new Money(p.amount),
       currency: p.currency,
       attention: p.attention,
     })),
@@ -184,9 +195,9 @@ async function needingAttention(ctx: WalletOrdersDeps) {
       orderId: op.order_id,
       kind: op.kind,
       n: op.n,
-      amount: op.amount,
+      amount: op.amount === null ? null : new Money(op.amount),
       detail: op.detail,
-      at: op.updated_at.toISOString(),
+      at: op.updated_at,
     })),
   };
 }

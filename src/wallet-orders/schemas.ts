@@ -3,6 +3,7 @@ import { type Static, Type } from 'typebox';
 import { checkCard } from '../cards/index.ts';
 import { AddressBody, checkBillingAddress } from '../limits/index.ts';
 import { fieldRequired, invalidValue } from '../platform/errors.ts';
+import { EXAMPLE_IDS, exampleTime } from '../platform/http/examples.ts';
 import { WyreBoolean, WyrePhone } from '../platform/http/wyre-types.ts';
 import { isId } from '../platform/ids.ts';
 import { parsePositiveAmount } from '../platform/money.ts';
@@ -231,3 +232,44 @@ export const ThreeDsPageQuery = {
     redirect: { type: 'string', enum: [RESERVATION_REDIRECT] },
   },
 } as const;
+
+/** GET /operator/v1/card-payments/attention: what a remote processor left for the operator. */
+export const CardPaymentsAttention = Type.Object({
+  payments: Type.Array(
+    Type.Object({
+      orderId: Type.String(),
+      processor: Type.String(),
+      reference: Type.Union([Type.String(), Type.Null()]),
+      state: Type.String(),
+      amount: Type.Number(),
+      currency: Type.String(),
+      attention: Type.Union([Type.String(), Type.Null()]),
+    }),
+    { description: 'Authorizations the status poll gave up on: decide them from the processor’s dashboard.' },
+  ),
+  operations: Type.Array(
+    Type.Object({
+      orderId: Type.String(),
+      kind: Type.String({ description: 'capture, void or refund' }),
+      n: Type.Integer(),
+      amount: Type.Union([Type.Number(), Type.Null()]),
+      detail: Type.Union([Type.String(), Type.Null()]),
+      at: Type.Integer({ description: 'Epoch milliseconds' }),
+    }),
+    { description: 'Captures, voids and refunds the processor refused, with its words.' },
+  ),
+});
+
+export const cardPaymentsAttentionExample = {
+  payments: [],
+  operations: [
+    {
+      orderId: EXAMPLE_IDS.walletOrder,
+      kind: 'capture',
+      n: 1,
+      amount: 25.5,
+      detail: 'charge_expired_for_capture: the authorization lapsed',
+      at: exampleTime(600),
+    },
+  ],
+};
