@@ -104,13 +104,18 @@ export const FAILURES = {
     code: 'validation.authorizationCodeExpired',
     message: '3-D Secure was not completed in time.',
   },
-  deliveryFailed: {
-    code: 'transfer.deliveryFailed',
-    message: 'The crypto could not be delivered; the card was refunded.',
-  },
   refunded: {
     code: 'order.refunded',
     message: 'The order was refunded before its crypto was delivered.',
   },
 } as const;
 export type Failure = { code: string; message: string };
+
+/** A chain delivery that failed, with the chain's reason and what became of the card. */
+export function deliveryFailure(reason: string, captured: boolean): Failure {
+  const card = captured ? 'the card was refunded' : 'the card was not charged';
+  return {
+    code: 'transfer.deliveryFailed',
+    message: `The crypto could not be delivered (${reason.slice(0, 200)}); ${card}.`,
+  };
+}

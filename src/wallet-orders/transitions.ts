@@ -12,7 +12,7 @@ import {
 } from '../transfers/index.ts';
 import { deliveryOf } from './delivery-transfer.ts';
 import type { WalletOrdersDeps } from './deps.ts';
-import type { Failure } from './errors.ts';
+import { deliveryFailure, type Failure } from './errors.ts';
 import { captureEntry, deliveryEntry, releaseCardHold } from './ledger.ts';
 import { DELIVERY_FAILURE_REFUND, type RefundRequest, recordVoid, refundCapture } from './refund-records.ts';
 import {
@@ -202,11 +202,7 @@ export async function onOrderDeliveries(
   for (const failed of processing.filter((o) => byOrder.get(o.id)!.status === 'FAILED')) {
     const reason = byOrder.get(failed.id)!.failureReason ?? 'chain failure';
     const order = (await lockOrder(tx, failed.id))!;
-    const card = order.captured_at === null ? 'the card was not charged' : 'the card was refunded';
-    await failOrder(ctx, tx, order, {
-      code: 'transfer.deliveryFailed',
-      message: `The crypto could not be delivered (${reason.slice(0, 200)}); ${card}.`,
-    });
+    await failOrder(ctx, tx, order, deliveryFailure(reason, order.captured_at !== null));
   }
 }
 
