@@ -1,8 +1,6 @@
 import { SUPPORTED_COUNTRIES } from '../limits/index.ts';
 import type { Quote } from '../pricing/index.ts';
-import { fillHtml, html, type SafeHtml } from '../web/index.ts';
-import { fill, messages } from '../web/messages/index.ts';
-import { ASSET_PATHS, themePath } from './assets.ts';
+import { ASSET_PATHS, fill, fillHtml, html, messages, type SafeHtml, themePath } from '../web/index.ts';
 import type { Branding } from './branding.ts';
 import { type FieldName, reservationText } from './fields.ts';
 import { displayAmount, feeBreakdown, feeLineText, moneyText } from './format.ts';

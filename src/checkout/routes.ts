@@ -4,7 +4,7 @@ import { ApiError, notFound } from '../platform/errors.ts';
 import { errorResponses } from '../platform/http/openapi.ts';
 import { newExceptionId } from '../platform/ids.ts';
 import { ProcessBody, parseProcessBody, type WalletOrdersDeps } from '../wallet-orders/index.ts';
-import { ASSETS, themeCss } from './assets.ts';
+import { ASSETS, themeCss } from '../web/index.ts';
 import {
   type CheckoutErrorKind,
   checkoutErrorHtml,

@@ -13,7 +13,7 @@ import {
   type WalletOrdersDeps,
   type WalletOrderView,
 } from '../wallet-orders/index.ts';
-import { fill, messages } from '../web/messages/index.ts';
+import { fill, messages } from '../web/index.ts';
 import { chargeCountingAttempts, spentByDeclines } from './attempts.ts';
 import { type Branding, brandingOf } from './branding.ts';
 import { checkoutErrors } from './errors.ts';

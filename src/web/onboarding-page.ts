@@ -1,9 +1,7 @@
-// The hosted pages share the checkout's stylesheet and scripts; checkout/ builds on this kit, so
-// its index (which re-exports pages built on the kit) would close a circle: the asset table alone.
-import { ASSET_PATHS } from '../checkout/assets.ts';
 import { ACCEPTED_MEDIA_TYPES, MAX_DOCUMENT_BYTES } from '../documents/index.ts';
 import { SUPPORTED_COUNTRIES } from '../limits/index.ts';
 import { FIELD_TYPES, type FieldId, type OnboardingPageModel, type ScopeNeeds } from '../users/index.ts';
+import { ASSET_PATHS } from './assets.ts';
 import { fillHtml } from './html.ts';
 import { fill, html, messages, page, type SafeHtml } from './page-kit.ts';
 

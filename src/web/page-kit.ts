@@ -1,6 +1,4 @@
-// The hosted pages share the checkout's stylesheet and scripts; checkout/ builds on this kit, so
-// its index (which re-exports pages built on the kit) would close a circle: the asset table alone.
-import { ASSET_PATHS } from '../checkout/assets.ts';
+import { ASSET_PATHS } from './assets.ts';
 import { html, type SafeHtml } from './html.ts';
 import { fill, messages } from './messages/index.ts';
 

@@ -1,7 +1,5 @@
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { CARD_FORMAT_JS } from '../../src/checkout/assets/card-format-js.ts';
-import { BRAND_RANGES } from '../../src/checkout/card-brands.ts';
 import {
   displayAmount,
   displayPrecision,
@@ -11,6 +9,8 @@ import {
 } from '../../src/checkout/format.ts';
 import { Money } from '../../src/platform/money.ts';
 import type { Quote } from '../../src/pricing/quote.ts';
+import { BRAND_RANGES } from '../../src/web/assets/card-brands.ts';
+import { CARD_FORMAT_JS } from '../../src/web/assets/card-format-js.ts';
 
 /**
  * The checkout's formatting helpers: the browser's card helpers run from the very text the

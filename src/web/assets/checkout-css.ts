@@ -1,7 +1,7 @@
 /**
  * The hosted pages' stylesheet, served as /purchase/assets/checkout.css (same origin, no inline
  * style). `--accent` is the partner's colour when it set one (a theme stylesheet after this one);
- * branding.ts only takes colours white text stays readable on.
+ * checkout/branding.ts only takes colours white text stays readable on.
  */
 export const CHECKOUT_CSS = `:root { --accent: #1a56db; --ink: #1d2433; --muted: #4b5563; --line: #e3e6eb; --danger: #a4161a; }
 *, *::before, *::after { box-sizing: border-box; }

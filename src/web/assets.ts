@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import { messages } from '../web/messages/index.ts';
+import { BRAND_RANGES } from './assets/card-brands.ts';
 import { CARD_FORMAT_JS } from './assets/card-format-js.ts';
 import { CHECKOUT_CSS } from './assets/checkout-css.ts';
 import { CHECKOUT_JS } from './assets/checkout-js.ts';
 import { ONBOARDING_JS } from './assets/onboarding-js.ts';
-import { BRAND_RANGES } from './card-brands.ts';
+import { messages } from './messages/index.ts';
 
 /** Our own static files for the hosted pages: nothing is loaded from another origin. */
 export interface Asset {

@@ -1,4 +1,4 @@
-import { brandName, lookupBin } from '../cards/index.ts';
+import { brandName, lookupBin } from '../../cards/index.ts';
 
 /** A run of four-digit card number prefixes of one brand, for the page's brand detection. */
 export interface BrandRange {
