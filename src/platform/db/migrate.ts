@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { applyMigration, beginMigrating, endMigrating, latestAppliedVersion } from './migrations-store.ts';
 import type { Db } from './pool.ts';
 
 /**
@@ -20,9 +21,6 @@ function findMigrationsDir(): string {
 }
 
 export const MIGRATIONS_DIR = findMigrationsDir();
-
-// Arbitrary constant shared by every Rampart process: only one of them migrates at a time.
-const MIGRATION_LOCK_KEY = 7_264_011_589;
 
 export interface MigrationFile {
   version: string;
@@ -50,41 +48,24 @@ export async function migrate(db: Db, dir = MIGRATIONS_DIR): Promise<string[]> {
   const files = await readMigrations(dir);
   const client = await db.connect();
   try {
-    // Migrations may legitimately run longer than the request statement timeout.
-    await client.query('SET statement_timeout = 0');
-    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
-    await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
-      version text PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
-    const { rows } = await client.query<{ version: string }>('SELECT version FROM schema_migrations');
-    const applied = new Set(rows.map((row) => row.version));
+    const applied = await beginMigrating(client);
     const done: string[] = [];
     for (const file of files.filter((f) => !applied.has(f.version))) {
-      await client.query('BEGIN');
       try {
-        await client.query(file.sql);
-        await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [
-          file.version,
-          file.name,
-        ]);
-        await client.query('COMMIT');
+        await applyMigration(client, file.version, file.name, file.sql);
       } catch (error) {
-        await client.query('ROLLBACK');
         throw new Error(`migration ${file.name} failed: ${(error as Error).message}`);
       }
       done.push(file.name);
     }
     return done;
   } finally {
-    await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
-    await client.query('RESET statement_timeout').catch(() => undefined);
+    await endMigrating(client);
     client.release();
   }
 }
 
 /** True when every migration file on disk is recorded as applied (used by /readyz). */
 export async function migrationsComplete(db: Db, expectedLatest: string): Promise<boolean> {
-  const { rows } = await db.query<{ latest: string | null }>(
-    'SELECT max(version) AS latest FROM schema_migrations',
-  );
-  return rows[0]?.latest === expectedLatest;
+  return (await latestAppliedVersion(db)) === expectedLatest;
 }

@@ -4,6 +4,7 @@ import { open, seal, sha256Hex } from '../crypto.ts';
 import { type Db, type Tx, withTransaction } from '../db/pool.ts';
 import { ApiError } from '../errors.ts';
 import { serializerFor } from '../json.ts';
+import { findLiveAnswer, type StoredAnswer, storeAnswer, tryLockKey } from './idempotency-store.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -25,14 +26,6 @@ const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
  * none is stored any more, and the last expires a day after the upgrade.
  */
 export type CallerScope = string | { scope: string; formerScope: string };
-
-interface StoredAnswer {
-  scope: string;
-  request_hash: string;
-  response_status: number;
-  response_body: string | null;
-  response_sealed: Buffer | null;
-}
 
 interface Deps {
   db: Db;
@@ -81,26 +74,6 @@ function requestFingerprint(request: FastifyRequest): string {
   return sha256Hex(Buffer.concat([Buffer.from(head), request.rawBody ?? Buffer.alloc(0)]));
 }
 
-/** The live answer stored for the key under any of `scopes`, the first scope's preferred. */
-async function findAnswer(
-  tx: Tx,
-  scopes: string[],
-  key: string,
-  nowMs: number,
-): Promise<StoredAnswer | undefined> {
-  await tx.query(
-    `DELETE FROM idempotency_keys
-     WHERE scope = ANY($1::text[]) AND key = $2 AND expires_at <= to_timestamp($3 / 1000.0)`,
-    [scopes, key, nowMs],
-  );
-  const { rows } = await tx.query<StoredAnswer>(
-    `SELECT scope, request_hash, response_status, response_body, response_sealed FROM idempotency_keys
-     WHERE scope = ANY($1::text[]) AND key = $2 ORDER BY scope = $1[1] DESC LIMIT 1`,
-    [scopes, key],
-  );
-  return rows[0];
-}
-
 function storedBody(deps: Deps, stored: StoredAnswer, key: string): string {
   if (stored.response_sealed === null) return stored.response_body!;
   return open(deps.config.masterKey, stored.response_sealed, answerAad(stored.scope, key)).toString('utf8');
@@ -135,11 +108,7 @@ export async function runIdempotent<T>(
   const scope = scopes[0]!;
   const fingerprint = requestFingerprint(request);
   return withTransaction(deps.db, async (tx) => {
-    const { rows } = await tx.query<{ locked: boolean }>(
-      'SELECT pg_try_advisory_xact_lock(hashtext($1), hashtext($2)) AS locked',
-      [scope, key],
-    );
-    if (!rows[0]?.locked) {
+    if (!(await tryLockKey(tx, scope, key))) {
       throw new ApiError(
         'IdempotencyConflictException',
         'idempotency.inFlight',
@@ -148,7 +117,7 @@ export async function runIdempotent<T>(
       );
     }
     const nowMs = deps.clock.nowMs();
-    const stored = await findAnswer(tx, scopes, key, nowMs);
+    const stored = await findLiveAnswer(tx, scopes, key, nowMs);
     if (stored && stored.request_hash !== fingerprint) {
       throw new ApiError(
         'IdempotencyConflictException',
@@ -165,12 +134,16 @@ export async function runIdempotent<T>(
     const sealed = request.routeOptions.config.answerCarriesSecret
       ? seal(deps.config.masterKey, body, answerAad(scope, key))
       : null;
-    await tx.query(
-      `INSERT INTO idempotency_keys
-         (scope, key, request_hash, response_status, response_body, response_sealed, created_at, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, to_timestamp($7 / 1000.0), to_timestamp($8 / 1000.0))`,
-      [scope, key, fingerprint, status, sealed ? null : body, sealed, nowMs, nowMs + IDEMPOTENCY_TTL_MS],
-    );
+    await storeAnswer(tx, {
+      scope,
+      key,
+      requestHash: fingerprint,
+      status,
+      body: sealed ? null : body,
+      sealed,
+      createdAtMs: nowMs,
+      expiresAtMs: nowMs + IDEMPOTENCY_TTL_MS,
+    });
     return result;
   });
 }

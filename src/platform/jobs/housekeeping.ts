@@ -1,6 +1,13 @@
+import {
+  analyzeChangedTables,
+  analyzeGrownTables,
+  underMaintenanceSettings,
+  vacuumDeadTables,
+} from '../db/maintenance-store.ts';
 import type { Db, Tx } from '../db/pool.ts';
-import { enqueueJob } from './queue.ts';
+import { purgeExpiredIdempotencyKeys } from '../http/idempotency-store.ts';
 import type { JobRunner } from './runner.ts';
+import { enqueueJob, finishedJobsPurge } from './store.ts';
 
 const PURGE_EVERY_MS = 60 * 60 * 1000;
 const FINISHED_JOB_RETENTION_DAYS = 7;
@@ -26,20 +33,12 @@ export function registerHousekeeping(
 ): Promise<unknown> {
   return registerPeriodic(runner, db, 'platform.purge', PURGE_EVERY_MS, async () => {
     for (const purge of modulePurges) await purge(db);
-    await db.query('DELETE FROM idempotency_keys WHERE expires_at <= now()');
-    // One statement, one pass over the table: no index leads to finished jobs (one would cost
-    // every job's completion an index entry). A week of jobs at a busy service's rate takes
-    // longer to scan than the pool's request-sized timeout allows: cancelled there every hour, the
-    // table would only grow. Under the maintenance timeout instead.
-    await onOwnConnection(db, (client) =>
-      underMaintenanceSettings(
-        client,
-        `DELETE FROM jobs WHERE state IN ('done', 'failed') AND (
-           finished_at < now() - make_interval(days => $1)
-           OR (kind LIKE 'platform.%' AND state = 'done' AND finished_at < now() - make_interval(hours => $2)))`,
-        [FINISHED_JOB_RETENTION_DAYS, FINISHED_HOUSEKEEPING_RETENTION_HOURS],
-      ),
-    );
+    await purgeExpiredIdempotencyKeys(db);
+    // A week of jobs at a busy service's rate takes longer to scan than the pool's request-sized
+    // timeout allows: cancelled there every hour, the table would only grow. Under the
+    // maintenance timeout instead.
+    const purge = finishedJobsPurge(FINISHED_JOB_RETENTION_DAYS, FINISHED_HOUSEKEEPING_RETENTION_HOURS);
+    await onOwnConnection(db, (client) => underMaintenanceSettings(client, purge.statement, purge.params));
   });
 }
 
@@ -92,7 +91,12 @@ const VACUUM_EVERY_MS = 60 * 1000;
  * row version left by finished work, and a hot balance row drags a chain of dead versions, until
  * a vacuum removes them: left to the server's autovacuum (off on the CI server, behind under load
  * anywhere), every claim slows as the job index fills with dead entries. A singleton, like the purge; VACUUM takes no lock that blocks reads or
- * writes. Then analyzeChangedTables.
+ * writes. A table that is only read, like a large transfer history, is left alone: vacuuming and
+ * analyzing it every minute regardless cost a burst of CPU each minute in every server process
+ * for nothing. Then ANALYZE of every table of ours (`ownTables`: a database may hold another
+ * application's too, which is not ours to maintain) that changed by a tenth since its statistics
+ * were taken, hot tables included: the planner's picture of what the rows hold (distinct keys,
+ * ranges) stays current. Tables that grew fast are analyzed sooner (registerGrowthAnalyze).
  */
 export function registerVacuum(
   runner: JobRunner,
@@ -102,8 +106,8 @@ export function registerVacuum(
 ): Promise<unknown> {
   checkTableNames([...hotTables, ...ownTables]);
   return registerPeriodic(runner, db, 'platform.vacuum', VACUUM_EVERY_MS, async () => {
-    await vacuumDeadTables(db, hotTables);
-    await analyzeChangedTables(db, ownTables);
+    if (hotTables.length > 0) await onOwnConnection(db, (client) => vacuumDeadTables(client, hotTables));
+    await onOwnConnection(db, (client) => analyzeChangedTables(client, ownTables));
   });
 }
 
@@ -111,65 +115,6 @@ function checkTableNames(tables: readonly string[]): void {
   for (const table of tables) {
     if (!/^[a-z_]+$/.test(table)) throw new Error(`not a table name: ${table}`);
   }
-}
-
-/**
- * Maintenance runs at the pace of PostgreSQL's own autovacuum: a sleep of
- * autovacuum_vacuum_cost_delay's 2 ms each time the pages it touched cost vacuum_cost_limit
- * (200). A VACUUM or ANALYZE someone types runs unthrottled: after heavy writes the minute's
- * ANALYZE would take a whole core for seconds, and on a small machine every request in flight
- * would wait behind it.
- */
-const MAINTENANCE_COST_DELAY_MS = 2;
-
-/**
- * Throttled, a VACUUM or ANALYZE of a large table takes longer than the pool's statement timeout
- * (5 s by default, sized for requests) would allow; cancelled there, it would start over every
- * minute and never finish. Its own bound instead (also the hourly purge's, a pass over the jobs).
- */
-const MAINTENANCE_TIMEOUT_MS = 10 * 60 * 1000;
-
-/**
- * Runs `command` (VACUUM or ANALYZE) on the public tables whose pg_stat_user_tables row meets
- * `condition`, in one statement, under the maintenance settings; nothing when none does. A table
- * another maintenance statement has in hand is skipped, not waited for (SKIP_LOCKED; the next run
- * takes it): the job runner goes on while a long VACUUM runs, and a growth ANALYZE every two
- * seconds waiting behind it would take one more of its lanes each time.
- */
-async function maintainTables(
-  db: Db,
-  command: 'VACUUM' | 'ANALYZE',
-  condition: string,
-  params: unknown[] = [],
-): Promise<void> {
-  await onOwnConnection(db, async (client) => {
-    const { rows } = await client.query<{ name: string }>(
-      `SELECT quote_ident(relname) AS name FROM pg_stat_user_tables WHERE schemaname = 'public' AND ${condition}`,
-      params,
-    );
-    if (rows.length === 0) return;
-    await underMaintenanceSettings(
-      client,
-      `${command} (SKIP_LOCKED) ${rows.map((row) => row.name).join(', ')}`,
-    );
-  });
-}
-
-/**
- * `statement` under the maintenance settings above. VACUUM cannot run in a transaction, so they
- * are SET on the connection around it and RESET after (onOwnConnection closes a connection
- * whose RESET may not have run).
- */
-async function underMaintenanceSettings(
-  client: Tx,
-  statement: string,
-  params: unknown[] = [],
-): Promise<void> {
-  await client.query(
-    `SET vacuum_cost_delay = ${MAINTENANCE_COST_DELAY_MS}; SET statement_timeout = ${MAINTENANCE_TIMEOUT_MS}`,
-  );
-  await client.query(statement, params);
-  await client.query('RESET vacuum_cost_delay; RESET statement_timeout');
 }
 
 /** `work` on a connection of its own, closed rather than returned to the pool if it threw. */
@@ -186,46 +131,14 @@ async function onOwnConnection<T>(db: Db, work: (client: Tx) => Promise<T>): Pro
   }
 }
 
-/**
- * VACUUM of the hot tables holding more dead row versions than 50 plus a twentieth of their live
- * rows (autovacuum's rule, twice as eager). A table that is only read, like a large transfer
- * history, is left alone: vacuuming and analyzing it every minute regardless cost a burst of CPU
- * each minute in every server process for nothing.
- */
-async function vacuumDeadTables(db: Db, hotTables: readonly string[]): Promise<void> {
-  if (hotTables.length === 0) return;
-  await maintainTables(
-    db,
-    'VACUUM',
-    'relname = ANY($1::text[]) AND n_dead_tup > 50 + 0.05 * GREATEST(n_live_tup, 0)',
-    [hotTables],
-  );
-}
-
-/**
- * ANALYZE of every table of ours (`ownTables`: a database may hold another application's too,
- * which is not ours to maintain) that changed by a tenth since its statistics were taken (the
- * autovacuum daemon's own rule), hot tables included: the planner's picture of what the rows
- * hold (distinct keys, ranges) stays current. Tables that grew fast are analyzed sooner
- * (registerGrowthAnalyze).
- */
-async function analyzeChangedTables(db: Db, ownTables: readonly string[]): Promise<void> {
-  await maintainTables(
-    db,
-    'ANALYZE',
-    'relname = ANY($1::text[]) AND n_mod_since_analyze > 50 + 0.1 * GREATEST(n_live_tup, 0)',
-    [ownTables],
-  );
-}
-
 const GROWTH_ANALYZE_EVERY_MS = 2000;
 
 /**
  * Growth analyses stop once a table's statistics cover this many rows: plans made from them are
  * the plans of a large table (index probes, nested loops over the parameter arrays), and they
  * stay right as it grows. Each analysis samples up to 30,000 rows, so the doublings past this
- * size would be most of what growth analyses cost. Past it, the minute's analyzeChangedTables
- * keeps the statistics current.
+ * size would be most of what growth analyses cost. Past it, the minute's ANALYZE of changed
+ * tables keeps the statistics current.
  */
 const GROWTH_ANALYZE_BELOW_ROWS = 5000;
 
@@ -251,14 +164,8 @@ export function registerGrowthAnalyze(
 ): Promise<unknown> {
   checkTableNames([...ownTables, ...uncapped]);
   return registerPeriodic(runner, db, 'platform.analyzeGrown', GROWTH_ANALYZE_EVERY_MS, () =>
-    maintainTables(
-      db,
-      'ANALYZE',
-      `relname = ANY($1::text[]) AND EXISTS (
-         SELECT 1 FROM pg_class AS c WHERE c.oid = relid
-           AND n_live_tup > 50 + 2 * GREATEST(c.reltuples, 0)
-           AND (c.reltuples < $2 OR relname = ANY($3::text[])))`,
-      [ownTables, GROWTH_ANALYZE_BELOW_ROWS, uncapped],
+    onOwnConnection(db, (client) =>
+      analyzeGrownTables(client, ownTables, GROWTH_ANALYZE_BELOW_ROWS, uncapped),
     ),
   );
 }

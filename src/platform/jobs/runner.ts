@@ -1,15 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { isolateFailures } from '../db/failure-isolation.ts';
 import type { Db } from '../db/pool.ts';
+import { type ClaimedJob, claimJobs, markJobsDone, recordJobFailure, renewJobLeases } from './store.ts';
 import { jobWorkLeftNothingDone } from './together-or-alone.ts';
 
-export interface ClaimedJob {
-  id: number;
-  kind: string;
-  payload: Record<string, unknown>;
-  attempts: number;
-  max_attempts: number;
-}
+export type { ClaimedJob };
 
 export type JobHandler = (job: ClaimedJob) => Promise<void>;
 
@@ -228,10 +223,7 @@ export class JobRunner {
    */
   private async markDone(ids: number[]): Promise<void> {
     if (ids.length === 0) return;
-    await this.db.query(
-      `UPDATE jobs SET state = 'done', finished_at = now(), locked_until = NULL WHERE id = ANY($1::bigint[])`,
-      [ids],
-    );
+    await markJobsDone(this.db, ids);
   }
 
   /**
@@ -244,12 +236,7 @@ export class JobRunner {
   private async renewLeases(jobs: ClaimedJob[]): Promise<void> {
     if (jobs.length === 0) return;
     try {
-      await this.db.query(
-        `UPDATE jobs SET locked_until = now() + make_interval(secs => $3)
-         WHERE state = 'running'
-           AND (id, attempts) IN (SELECT * FROM unnest($1::bigint[], $2::int[]))`,
-        [jobs.map((job) => job.id), jobs.map((job) => job.attempts), this.leaseSeconds],
-      );
+      await renewJobLeases(this.db, jobs, this.leaseSeconds);
     } catch (error) {
       this.log.warn({ err: error }, 'job lease renewal failed');
     }
@@ -258,17 +245,7 @@ export class JobRunner {
   private async claim(): Promise<ClaimedJob[]> {
     const kinds = [...this.handlers.keys()];
     if (kinds.length === 0) return [];
-    const { rows } = await this.db.query<ClaimedJob>(
-      `UPDATE jobs SET state = 'running', attempts = attempts + 1, locked_until = now() + make_interval(secs => $2)
-       WHERE id IN (
-         SELECT id FROM jobs
-         WHERE kind = ANY($3) AND run_at <= now()
-           AND (state = 'pending' OR (state = 'running' AND locked_until < now()))
-         ORDER BY run_at LIMIT $1 FOR UPDATE SKIP LOCKED)
-       RETURNING id, kind, payload, attempts, max_attempts`,
-      [BATCH, this.leaseSeconds, kinds],
-    );
-    return rows;
+    return claimJobs(this.db, BATCH, this.leaseSeconds, kinds);
   }
 
   /** Runs one job; true when it succeeded (runAll marks it done), else its failure is recorded. */
@@ -287,14 +264,7 @@ export class JobRunner {
         { jobId: job.id, kind: job.kind, attempt: job.attempts, retry, err: error },
         'job failed',
       );
-      // Exponential backoff: 2^attempt seconds, capped at one hour.
-      await this.db.query(
-        `UPDATE jobs SET state = $2, last_error = $3, locked_until = NULL,
-           run_at = CASE WHEN $2 = 'pending' THEN now() + make_interval(secs => LEAST(3600, power(2, attempts))) ELSE run_at END,
-           finished_at = CASE WHEN $2 = 'failed' THEN now() ELSE NULL END
-         WHERE id = $1`,
-        [job.id, retry ? 'pending' : 'failed', message],
-      );
+      await recordJobFailure(this.db, job.id, retry, message);
       return false;
     }
   }
