@@ -1,4 +1,5 @@
 import type { Queryable } from '../platform/db/pool.ts';
+import { insertJobsFrom } from '../platform/jobs/queue.ts';
 
 /**
  * SQL for a remote processor's payments, their capture / void / refund operations and the
@@ -153,9 +154,10 @@ export const CARD_OPERATION_JOB = 'cards.operation';
 /** Backoff 2^attempt seconds (the job runner's), capped at an hour: about a day of asking. */
 const OPERATION_ATTEMPTS = 30;
 
-const JOBS_OF_NEW = `INSERT INTO jobs (kind, payload, run_at, max_attempts)
-  SELECT '${CARD_OPERATION_JOB}', jsonb_build_object('orderId', order_id, 'kind', kind, 'n', n), now(), ${OPERATION_ATTEMPTS}
-  FROM o`;
+/** The jobs of the operations a statement's `o` member returns (the job queue's insert). */
+const JOBS_OF_NEW =
+  insertJobsFrom(`SELECT '${CARD_OPERATION_JOB}', jsonb_build_object('orderId', order_id, 'kind', kind, 'n', n), now(), ${OPERATION_ATTEMPTS}
+  FROM o`);
 
 /**
  * Captures of the orders' whole authorised amounts (once per order: a repeat adds nothing) and

@@ -1,4 +1,5 @@
 import type { Queryable } from '../platform/db/pool.ts';
+import { insertJobsFrom } from '../platform/jobs/queue.ts';
 
 /** The SQL of `chain_sends`; rules live in port.ts and sandbox-chain.ts. Amounts travel as decimal text. */
 
@@ -28,6 +29,12 @@ export interface SettleJob {
   maxAttempts: number;
 }
 
+/** The settle job of a statement's sends (`s`), when `$7` names its kind (the job queue's insert). */
+const SETTLE_JOB_OF_SENDS =
+  insertJobsFrom(`SELECT $7::text, jsonb_build_object('references', jsonb_agg(s.reference ORDER BY s.reference)),
+       to_timestamp($8::bigint / 1000.0), $9::int
+     FROM s WHERE $7::text IS NOT NULL HAVING count(*) > 0`);
+
 /**
  * Sends, one or many, in one statement, with one settle job for all of them when `settle` is
  * given (payload `references`: a worker batch of card orders queues its sends together, and one
@@ -41,10 +48,7 @@ export async function insertSends(q: Queryable, sends: readonly NewSend[], settl
        SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::numeric[], $6::numeric[])
        RETURNING reference
      )
-     INSERT INTO jobs (kind, payload, run_at, max_attempts)
-     SELECT $7::text, jsonb_build_object('references', jsonb_agg(s.reference ORDER BY s.reference)),
-       to_timestamp($8::bigint / 1000.0), $9::int
-     FROM s WHERE $7::text IS NOT NULL HAVING count(*) > 0`,
+     ${SETTLE_JOB_OF_SENDS}`,
     [
       sends.map((send) => send.reference),
       sends.map((send) => send.chain),

@@ -11,7 +11,7 @@ import {
   settleHoldsCall,
 } from '../ledger/index.ts';
 import type { Queryable } from '../platform/db/pool.ts';
-import { jobParams, type NewJob } from '../platform/jobs/queue.ts';
+import { insertJobsFromArrays, jobArrays, type NewJob } from '../platform/jobs/queue.ts';
 
 /** SQL for wallet orders and their authorization steps (migrations/008_cards.sql). */
 
@@ -162,7 +162,8 @@ const ORDER_COLUMN_TYPES: Partial<Record<keyof NewOrder, string>> = {
  * array of objects keyed by column (one parameter: as thirty arrays, serialising them was a good
  * part of the server's CPU per order), then the holds' five arrays (ledger_place_holds, migration
  * 019: the ledger's function, called in our statement), the creation time, the authorization
- * steps' five arrays (orders with a step only) and the jobs' four. The holds lock the
+ * steps' five arrays (orders with a step only) and the jobs' four (insertJobsFromArrays: the job
+ * queue's insert, in our statement). The holds lock the
  * `external:card` balance stripe, which every order's hold moves, and that lock is held to
  * COMMIT: the insert is the last thing an order's transaction does.
  */
@@ -189,10 +190,7 @@ const INSERT_ORDERS = (() => {
     RETURNING order_id, method, state
   ),
   j AS (
-    INSERT INTO jobs (kind, payload, run_at, max_attempts)
-    SELECT j.kind, j.payload, COALESCE(to_timestamp(j.run_at_ms / 1000.0), now()), j.max_attempts
-    FROM unnest(${param(12)}::text[], ${param(13)}::jsonb[], ${param(14)}::bigint[], ${param(15)}::int[])
-      AS j(kind, payload, run_at_ms, max_attempts)
+    ${insertJobsFromArrays([param(12), param(13), param(14), param(15)])}
   )
   SELECT o.*, a.method AS auth_method, a.state AS auth_state FROM o LEFT JOIN a ON a.order_id = o.id`;
 })();
@@ -227,8 +225,7 @@ export async function insertOrders(
     steps.map((write) => step(write).card2faHash),
     steps.map((write) => step(write).expiresAtMs),
   );
-  const queued = jobs.map(jobParams);
-  for (let field = 0; field < 4; field++) values.push(queued.map((params) => params[field]));
+  values.push(...jobArrays(jobs));
   try {
     const { rows } = await q.query<OrderRow>(INSERT_ORDERS, values);
     const byId = new Map(rows.map((row) => [row.id, row]));

@@ -8,6 +8,5 @@ export {
   insertJobsFrom,
   insertJobsFromArrays,
   jobArrays,
-  jobParams,
   type NewJob,
 } from './store.ts';

@@ -155,7 +155,3 @@ export function finishedJobsPurge(days: number, hours: number): { statement: str
     params: [days, hours],
   };
 }
-
-export function jobParams(job: Omit<NewJob, 'singletonKey'>): unknown[] {
-  return [job.kind, JSON.stringify(job.payload ?? {}), job.runAtMs ?? null, job.maxAttempts ?? 1];
-}
