@@ -28,7 +28,11 @@ import { JobRunner } from './platform/jobs/runner.ts';
 import { loggerOptions } from './platform/logger.ts';
 import { registerTransferJobs } from './transfers/index.ts';
 import { registerUserJobs } from './users/index.ts';
-import { registerCaptureSweep, registerWalletOrderJobs } from './wallet-orders/index.ts';
+import {
+  orderBillingAddresses,
+  registerCaptureSweep,
+  registerWalletOrderJobs,
+} from './wallet-orders/index.ts';
 import { startWorkerThread, type WorkerThreadHost } from './worker-thread-host.ts';
 
 export type Mode = 'serve' | 'worker';
@@ -201,7 +205,7 @@ async function startOn(config: Config, mode: Mode, opened: OpenedDatabase): Prom
   const applied = await migrate(db);
   if (applied.length > 0) log.info({ applied }, 'migrations applied');
   // Before anything serves: past card spend must count under the current address keys.
-  const rekeyed = await rekeyAddressSpend(db);
+  const rekeyed = await rekeyAddressSpend(db, orderBillingAddresses);
   if (rekeyed > 0) log.info({ rekeyed }, 'card spend moved to the current billing-address keys');
   const migrations = await readMigrations();
   const { masterKey, operatorToken, custodySeed } = secrets;

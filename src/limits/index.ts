@@ -1,6 +1,6 @@
 /** The public face of limits/: what routes and other domains use. Inside limits/, files import each other directly. */
 
-export { rekeyAddressSpend } from './address-rekey.ts';
+export { type BillingAddressesOf, rekeyAddressSpend } from './address-rekey.ts';
 export { addressSpendKey, type BillingAddress, checkBillingAddress } from './billing-address.ts';
 export { SUPPORTED_COUNTRIES } from './countries.ts';
 export { limitsRoutes } from './routes.ts';

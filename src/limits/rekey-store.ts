@@ -1,10 +1,9 @@
 import type { Queryable, Tx } from '../platform/db/pool.ts';
-import type { BillingAddress } from './billing-address.ts';
 
 /**
  * The SQL of the card-spend address re-key (address-rekey.ts): `card_spend_address_rekeys`, the
- * list a migration fills, and the `card_spend` rows it names. The billing address of each listed
- * order is read from `wallet_orders` in the statement that takes the rows off the list.
+ * list a migration fills, and the `card_spend` rows it names. The orders' billing addresses are
+ * the wallet-orders domain's, asked for by address-rekey.ts.
  */
 
 /** Taken for the whole re-key: a second process starting meanwhile waits, then finds nothing left. */
@@ -13,7 +12,6 @@ const REKEY_LOCK = 'card-spend-address-rekey';
 export interface Listed {
   order_id: string;
   old_key: string;
-  billing_address: BillingAddress | null;
 }
 
 export interface SpendMove {
@@ -34,16 +32,12 @@ export async function beginRekey(tx: Tx): Promise<void> {
   await tx.query('SET LOCAL statement_timeout = 0');
 }
 
-/** The next batch of listed rows, taken off the list, with their orders' billing addresses. */
+/** The next batch of listed rows, taken off the list. */
 export async function takeListed(tx: Tx, batch: number): Promise<Listed[]> {
   const { rows } = await tx.query<Listed>(
-    `WITH taken AS (
-       DELETE FROM card_spend_address_rekeys
-       WHERE (order_id, old_key) IN (SELECT order_id, old_key FROM card_spend_address_rekeys LIMIT $1)
-       RETURNING order_id, old_key
-     )
-     SELECT taken.order_id, taken.old_key, w.billing_address
-     FROM taken LEFT JOIN wallet_orders AS w ON w.id = taken.order_id`,
+    `DELETE FROM card_spend_address_rekeys
+     WHERE (order_id, old_key) IN (SELECT order_id, old_key FROM card_spend_address_rekeys LIMIT $1)
+     RETURNING order_id, old_key`,
     [batch],
   );
   return rows;

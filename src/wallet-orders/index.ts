@@ -15,6 +15,7 @@ export {
   type WalletOrderRequest,
   type WalletOrderView,
 } from './service.ts';
+export { orderBillingAddresses } from './store.ts';
 export { threeDsRoutes } from './three-ds-routes.ts';
 export { onOrderDeliveries, onOrderDelivery } from './transitions.ts';
 export { parseTwilioSettings, type TwilioSettings } from './twilio-settings.ts';

@@ -10,6 +10,7 @@ import {
   settleHoldCall,
   settleHoldsCall,
 } from '../ledger/index.ts';
+import type { BillingAddress } from '../limits/index.ts';
 import type { Queryable } from '../platform/db/pool.ts';
 import { insertJobsFromArrays, jobArrays, type NewJob } from '../platform/jobs/queue.ts';
 
@@ -233,6 +234,21 @@ export async function insertOrders(
   } catch (error) {
     throw ledgerRefusal(error);
   }
+}
+
+/**
+ * The billing addresses of the known orders among `ids`, by order id: the limits domain re-keys
+ * past card spend by them (its address re-key, given this through the composition root).
+ */
+export async function orderBillingAddresses(
+  q: Queryable,
+  ids: readonly string[],
+): Promise<Map<string, BillingAddress>> {
+  const { rows } = await q.query<{ id: string; billing_address: BillingAddress }>(
+    'SELECT id, billing_address FROM wallet_orders WHERE id = ANY($1::text[])',
+    [ids],
+  );
+  return new Map(rows.map((row) => [row.id, row.billing_address]));
 }
 
 /** partnerId undefined: the hosted pages and workers, for which the id itself is the capability. */

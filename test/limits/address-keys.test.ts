@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rekeyAddressSpend } from '../../src/limits/address-rekey.ts';
 import { addressSpendKey, type BillingAddress } from '../../src/limits/billing-address.ts';
 import { MIGRATIONS_DIR } from '../../src/platform/db/migrate.ts';
+import { orderBillingAddresses } from '../../src/wallet-orders/index.ts';
 import { luhnCard } from '../checkout/support.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createPartner, type PartnerCredentials } from '../helpers/partner.ts';
@@ -241,9 +242,9 @@ describe('spend recorded before migration 033', () => {
     await db.query('DROP TABLE card_spend_address_rekeys');
     await db.query(migration);
     // Split between two keys, the third ~104 USD order would fit the 250 a day of each.
-    expect(await rekeyAddressSpend(db)).toBe(2);
+    expect(await rekeyAddressSpend(db, orderBillingAddresses)).toBe(2);
     expect((await db.query('SELECT 1 FROM card_spend_address_rekeys')).rowCount).toBe(0);
-    expect(await rekeyAddressSpend(db)).toBe(0);
+    expect(await rekeyAddressSpend(db, orderBillingAddresses)).toBe(0);
 
     const key = addressSpendKey(written[0]!);
     const { rows } = await db.query<{ order_id: string; running_usd: string }>(
