@@ -5,4 +5,8 @@ export { consoleAct, consoleGuard, SIGN_IN_PATH } from './guard.ts';
 export { setupConsoleRoutes } from './kit.ts';
 export { consolePage, consolePublicPage, notice, sendConsolePage } from './layout.ts';
 export { CONSOLE_NAV, type ConsoleNavEntry } from './nav.ts';
+export { consoleOperatorRoutes } from './operators-routes.ts';
 export { consoleRoutes } from './routes.ts';
+export { consoleSetupRoutes } from './setup-routes.ts';
+export { consoleSignInRoutes } from './sign-in-routes.ts';
+export { consoleTokenRoutes } from './tokens-routes.ts';

@@ -17,10 +17,19 @@ const refused = () =>
 
 /** Throws 403 unless the post is this session's own form, sent from this site. */
 export function checkFormPost(request: FastifyRequest, session: WebSession): void {
-  if (!sameOrigin(request)) throw refused();
+  checkSameOrigin(request);
   const body = request.body as Record<string, unknown> | undefined;
   const given = body?.[CSRF_FIELD];
   if (typeof given !== 'string' || !secretsEqual(given, session.csrfToken)) throw refused();
+}
+
+/**
+ * Throws 403 unless the browser says the post comes from this site: the forms posted before a
+ * session exists (sign-in, setup) have no session token to carry, so this is their fence
+ * against another site signing a browser in.
+ */
+export function checkSameOrigin(request: FastifyRequest): void {
+  if (!sameOrigin(request)) throw refused();
 }
 
 /**
