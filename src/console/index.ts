@@ -3,7 +3,7 @@ export { CONSOLE_ASSET_PATHS } from './assets.ts';
 export type { ConsoleDeps } from './deps.ts';
 export { consoleAct, consoleGuard, SIGN_IN_PATH } from './guard.ts';
 export { setupConsoleRoutes } from './kit.ts';
-export { consolePage, consolePublicPage, notice, sendConsolePage } from './layout.ts';
+export { consolePage, consolePublicPage, notice, sendConsolePage, tableRegion } from './layout.ts';
 export { CONSOLE_NAV, type ConsoleNavEntry } from './nav.ts';
 export { consoleOperatorRoutes } from './operators-routes.ts';
 export { consoleRoutes } from './routes.ts';

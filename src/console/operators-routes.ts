@@ -15,7 +15,7 @@ import type { ConsoleDeps } from './deps.ts';
 import { inputField } from './fields.ts';
 import { consoleAct, consoleGuard } from './guard.ts';
 import { setupConsoleRoutes } from './kit.ts';
-import { consolePage, notice, sendConsolePage } from './layout.ts';
+import { consolePage, notice, sendConsolePage, tableRegion } from './layout.ts';
 
 const PATH = '/console/operators';
 const ListQuery = {
@@ -135,9 +135,12 @@ ${operator.totpEnabled ? form('reset-totp', 'Reset second factor') : ''}
 </div>`;
     return html`<tr><td>${operator.name}<br><span class="muted mono">${operator.id}</span></td><td>${operator.email}</td><td>${operator.role}</td><td>${status}</td><td>${actions}</td></tr>`;
   });
-  return html`<div class="table-wrap"><table class="table"><caption class="visually-hidden">Operators</caption>
+  return tableRegion(
+    'Operators',
+    html`<table class="table"><caption class="visually-hidden">Operators</caption>
 <thead><tr><th scope="col">Name</th><th scope="col">E-mail</th><th scope="col">Role</th><th scope="col">Status</th><th scope="col">Actions</th></tr></thead>
-<tbody>${rows}</tbody></table></div>`;
+<tbody>${rows}</tbody></table>`,
+  );
 }
 
 function createForm(session: WebSession, values: Record<string, string> = {}): SafeHtml {

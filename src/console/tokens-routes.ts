@@ -7,7 +7,7 @@ import type { ConsoleDeps } from './deps.ts';
 import { inputField } from './fields.ts';
 import { consoleAct, consoleGuard } from './guard.ts';
 import { setupConsoleRoutes } from './kit.ts';
-import { consolePage, notice, sendConsolePage } from './layout.ts';
+import { consolePage, notice, sendConsolePage, tableRegion } from './layout.ts';
 
 const PATH = '/console/tokens';
 const ListQuery = {
@@ -42,7 +42,7 @@ export const consoleTokenRoutes: FastifyPluginAsync<{ ctx: ConsoleDeps }> = asyn
 <p>A personal token calls the operator API (<code>Authorization: Bearer rop_…</code>) as you, with your role
 (<strong>${session.role ?? ''}</strong>); the audit log names you on every call.</p>
 ${banner ?? ''}
-${tokens.length ? html`<div class="table-wrap"><table class="table"><caption class="visually-hidden">Your tokens</caption><thead><tr><th scope="col">Name</th><th scope="col">Created</th><th scope="col">Status</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead><tbody>${rows}</tbody></table></div>` : html`<p class="muted">You have no tokens.</p>`}
+${tokens.length ? tableRegion('Your tokens', html`<table class="table"><caption class="visually-hidden">Your tokens</caption><thead><tr><th scope="col">Name</th><th scope="col">Created</th><th scope="col">Status</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead><tbody>${rows}</tbody></table>`) : html`<p class="muted">You have no tokens.</p>`}
 <section class="panel" aria-labelledby="new-token"><h2 id="new-token">Create a token</h2>
 <form class="form" method="post" action="${PATH}">${csrfField(session)}
 ${inputField('label', 'Name', { maxlength: 80, hint: 'What uses it, such as “deploy script”.', autocomplete: 'off' })}

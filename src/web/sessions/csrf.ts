@@ -33,18 +33,21 @@ export function checkSameOrigin(request: FastifyRequest): void {
 }
 
 /**
- * Browsers send Sec-Fetch-Site and Origin with every form post; a client that sends neither is no
- * browser on another site's page, and still needs the token.
+ * Browsers send Sec-Fetch-Site (which no page can forge) and Origin with every form post; a
+ * client that sends neither is no browser on another site's page, and still needs the token.
+ * Under `Referrer-Policy: no-referrer` (the hosted pages' headers) Chromium sends `Origin: null`
+ * even for a post to the same site: Sec-Fetch-Site then decides.
  */
 function sameOrigin(request: FastifyRequest): boolean {
   const site = request.headers['sec-fetch-site'];
   if (site !== undefined && site !== 'same-origin' && site !== 'none') return false;
   const origin = request.headers.origin;
   if (origin === undefined) return true;
+  if (origin === 'null') return site === 'same-origin';
   try {
     return new URL(origin).host === request.host;
   } catch {
-    return false; // `Origin: null` (a sandboxed frame, a redirect across sites) and garbage
+    return false;
   }
 }
 
