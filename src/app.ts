@@ -4,6 +4,13 @@ import { chainsOperatorRoutes } from './chains/index.ts';
 import { checkoutBrandingRoutes, checkoutPartnerRoutes, checkoutRoutes } from './checkout/index.ts';
 import type { Rampart } from './compose.ts';
 import {
+  consoleOperatorRoutes,
+  consoleRoutes,
+  consoleSetupRoutes,
+  consoleSignInRoutes,
+  consoleTokenRoutes,
+} from './console/index.ts';
+import {
   accountDocumentRoutes,
   awaitReadAudits,
   identityOperatorRoutes,
@@ -14,7 +21,7 @@ import {
 import { ledgerOperatorRoutes } from './ledger/index.ts';
 import { limitsRoutes } from './limits/index.ts';
 import { notImplementedRoutes } from './not-implemented/index.ts';
-import { installOperatorAuth, operatorRoutes } from './operator/index.ts';
+import { installOperatorAuth, operatorRoutes, operatorsApiRoutes } from './operator/index.ts';
 import { opsRoutes } from './ops/index.ts';
 import { ordersRoutes } from './orders/index.ts';
 import { installBodyParsers } from './platform/http/body.ts';
@@ -96,6 +103,7 @@ export async function buildApp(ctx: Rampart, options: BuildOptions): Promise<Fas
 
   await app.register(opsRoutes, { ctx, metrics, latestMigration: options.latestMigration });
   await app.register(operatorRoutes, { ctx });
+  await app.register(operatorsApiRoutes, { ctx });
   await app.register(identityRoutes, { ctx });
   await app.register(accountDocumentRoutes, { ctx });
   await app.register(identityOperatorRoutes, { ctx });
@@ -123,6 +131,11 @@ export async function buildApp(ctx: Rampart, options: BuildOptions): Promise<Fas
   await app.register(chainsOperatorRoutes, { ctx });
   await app.register(callbackRoutes, { ctx });
   await app.register(callbackOperatorRoutes, { ctx });
+  await app.register(consoleRoutes, { ctx });
+  await app.register(consoleSetupRoutes, { ctx });
+  await app.register(consoleSignInRoutes, { ctx });
+  await app.register(consoleOperatorRoutes, { ctx });
+  await app.register(consoleTokenRoutes, { ctx });
   await app.register(notImplementedRoutes);
   return app;
 }

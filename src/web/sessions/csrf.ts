@@ -1,0 +1,57 @@
+/**
+ * Cross-site form posts are refused twice over (docs/contract.md, decision 136): the form must
+ * carry the session's synchronizer token as `_csrf` (compared in constant time), and the
+ * browser's own word on where the post came from (`Sec-Fetch-Site`, `Origin`) must say this
+ * site. SameSite=Strict cookies are the third fence.
+ */
+import type { FastifyRequest } from 'fastify';
+import { secretsEqual } from '../../platform/crypto.ts';
+import { forbidden } from '../../platform/errors.ts';
+import { html, type SafeHtml } from '../html.ts';
+import type { WebSession } from './sessions.ts';
+
+export const CSRF_FIELD = '_csrf';
+
+const refused = () =>
+  forbidden('This form was not sent from this site. Reload the page and try again.', 'accessDenied.csrf');
+
+/** Throws 403 unless the post is this session's own form, sent from this site. */
+export function checkFormPost(request: FastifyRequest, session: WebSession): void {
+  checkSameOrigin(request);
+  const body = request.body as Record<string, unknown> | undefined;
+  const given = body?.[CSRF_FIELD];
+  if (typeof given !== 'string' || !secretsEqual(given, session.csrfToken)) throw refused();
+}
+
+/**
+ * Throws 403 unless the browser says the post comes from this site: the forms posted before a
+ * session exists (sign-in, setup) have no session token to carry, so this is their fence
+ * against another site signing a browser in.
+ */
+export function checkSameOrigin(request: FastifyRequest): void {
+  if (!sameOrigin(request)) throw refused();
+}
+
+/**
+ * Browsers send Sec-Fetch-Site (which no page can forge) and Origin with every form post; a
+ * client that sends neither is no browser on another site's page, and still needs the token.
+ * Under `Referrer-Policy: no-referrer` (the hosted pages' headers) Chromium sends `Origin: null`
+ * even for a post to the same site: Sec-Fetch-Site then decides.
+ */
+function sameOrigin(request: FastifyRequest): boolean {
+  const site = request.headers['sec-fetch-site'];
+  if (site !== undefined && site !== 'same-origin' && site !== 'none') return false;
+  const origin = request.headers.origin;
+  if (origin === undefined) return true;
+  if (origin === 'null') return site === 'same-origin';
+  try {
+    return new URL(origin).host === request.host;
+  } catch {
+    return false;
+  }
+}
+
+/** The hidden field every console and dashboard form carries. */
+export function csrfField(session: WebSession): SafeHtml {
+  return html`<input type="hidden" name="${CSRF_FIELD}" value="${session.csrfToken}">`;
+}
