@@ -3,7 +3,7 @@ import { callbackOperatorRoutes, callbackRoutes } from './callbacks/index.ts';
 import { chainsOperatorRoutes } from './chains/index.ts';
 import { checkoutBrandingRoutes, checkoutPartnerRoutes, checkoutRoutes } from './checkout/index.ts';
 import type { Rampart } from './compose.ts';
-import { consoleRoutes } from './console/index.ts';
+import { consoleRoutes, consoleSupportRoutes } from './console/index.ts';
 import {
   accountDocumentRoutes,
   awaitReadAudits,
@@ -125,6 +125,7 @@ export async function buildApp(ctx: Rampart, options: BuildOptions): Promise<Fas
   await app.register(callbackRoutes, { ctx });
   await app.register(callbackOperatorRoutes, { ctx });
   await app.register(consoleRoutes, { ctx });
+  await app.register(consoleSupportRoutes, { ctx });
   await app.register(notImplementedRoutes);
   return app;
 }

@@ -6,3 +6,4 @@ export { setupConsoleRoutes } from './kit.ts';
 export { consolePage, consolePublicPage, notice, sendConsolePage } from './layout.ts';
 export { CONSOLE_NAV, type ConsoleNavEntry } from './nav.ts';
 export { consoleRoutes } from './routes.ts';
+export { consoleSupportRoutes } from './support-routes.ts';
