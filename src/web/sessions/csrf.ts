@@ -30,6 +30,9 @@ export function checkFormPost(request: FastifyRequest, session: WebSession): voi
 function sameOrigin(request: FastifyRequest): boolean {
   const site = request.headers['sec-fetch-site'];
   if (site !== undefined && site !== 'same-origin' && site !== 'none') return false;
+  // The console's pages say `Referrer-Policy: no-referrer`, under which a browser sends
+  // `Origin: null` with their own form posts; its Sec-Fetch-Site is the word that counts then.
+  if (site === 'same-origin') return true;
   const origin = request.headers.origin;
   if (origin === undefined) return true;
   try {
