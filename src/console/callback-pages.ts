@@ -43,8 +43,9 @@ ${pager('More deliveries', '/console/callbacks', query, 'after', next)}`;
 }
 
 function lastAnswer(c: CallbackView): string {
-  if (c.lastStatusCode !== null) return `HTTP ${c.lastStatusCode}${c.lastError ? ` — ${c.lastError}` : ''}`;
-  return c.lastError ?? '';
+  const status = c.lastStatusCode === null ? '' : `HTTP ${c.lastStatusCode}`;
+  if (!c.lastError || c.lastError === status) return status;
+  return status ? `${status} — ${c.lastError}` : c.lastError;
 }
 
 /** Where the delivery is about: the order's or the transfer's page. */
@@ -58,7 +59,7 @@ function subjectLink(trigger: string): SafeHtml {
 export function callbackMain(session: WebSession, c: CallbackView, done: boolean): SafeHtml {
   const canResend = session.role === 'admin' && c.status !== 'PENDING';
   const resend = canResend
-    ? html`<form method="post" action="/console/callbacks/${c.id}/resend">${csrfField(session)}<button type="submit">Resend</button></form>`
+    ? html`<form method="post" action="/console/callbacks/${c.id}/resend">${csrfField(session)}<button id="resend" type="submit">Resend</button></form>`
     : html`<p class="muted">${c.status === 'PENDING' ? 'Queued: it is sent again by itself.' : 'Resending needs the admin role.'}</p>`;
   return html`<h1>Delivery <span class="mono">${c.id}</span></h1>
 ${done ? html`<div class="notice ok" role="status">Queued again.</div>` : ''}

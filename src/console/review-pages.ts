@@ -66,7 +66,7 @@ function decisionForms(session: WebSession, userId: string, scope: string): Safe
   return html`<section class="panel" aria-labelledby="${id('title')}">
 <h3 id="${id('title')}">${scope}</h3>
 <div class="actions">
-<form method="post" action="${action('approve')}">${csrfField(session)}<button type="submit">Approve ${scope}</button></form>
+<form method="post" action="${action('approve')}">${csrfField(session)}<button id="${id('approve')}" type="submit">Approve ${scope}</button></form>
 <form method="post" action="${action('close')}">${csrfField(session)}<button class="danger" type="submit">Close the user</button></form>
 </div>
 <form class="form" method="post" action="${action('return')}">${csrfField(session)}

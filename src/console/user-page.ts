@@ -85,12 +85,12 @@ const INLINE_IMAGES = new Set(['image/jpeg', 'image/png']);
  */
 export function documentsList(documents: DocumentInfoRow[]): SafeHtml {
   if (documents.length === 0) return html`<p class="muted">No document uploaded.</p>`;
-  return html`<ul class="documents">${documents.map((d) => {
+  return html`<div class="documents">${documents.map((d) => {
     const href = `/console/documents/${d.id}`;
     const label = `${d.field_id}: ${d.doc_type}, ${d.media_type}, ${d.size_bytes} bytes, uploaded ${d.created_at.toISOString()}`;
     const preview = INLINE_IMAGES.has(d.media_type)
       ? html`<a href="${href}"><img src="${href}" alt="${d.doc_type} (${d.field_id}) of the user" width="320"></a>`
       : html`<a href="${href}">Open ${d.doc_type} (${d.media_type})</a>`;
-    return html`<li id="${d.id}" class="panel"><p>${label}</p>${preview}</li>`;
-  })}</ul>`;
+    return html`<section id="${d.id}" class="panel" aria-label="${d.field_id}"><p>${label}</p>${preview}</section>`;
+  })}</div>`;
 }

@@ -36,7 +36,7 @@ export function facts(pairs: [string, SafeHtml | string | number | null | undefi
 
 export function table(caption: string, headers: string[], rows: SafeHtml[][], empty = 'None.'): SafeHtml {
   if (rows.length === 0) return html`<p class="muted">${empty}</p>`;
-  return html`<div class="table-wrap"><table class="table"><caption class="visually-hidden">${caption}</caption>
+  return html`<div class="table-wrap" tabindex="0" role="region" aria-label="${caption}"><table class="table"><caption class="visually-hidden">${caption}</caption>
 <thead><tr>${headers.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead>
 <tbody>${rows.map((cells) => html`<tr>${cells.map((cell) => html`<td>${cell}</td>`)}</tr>`)}</tbody></table></div>`;
 }

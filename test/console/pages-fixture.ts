@@ -46,23 +46,7 @@ export async function seedConsoleData(t: TestApp): Promise<ConsoleData> {
     [orderId],
   );
   const userEmail = 'Grace.Hopper@example.com';
-  const user = await createUser(t, partner, { fields: { ...TRANSFER_FIELDS, email: userEmail } });
-  const uploaded = await asUser(
-    t,
-    partner,
-    user.id,
-    'POST',
-    `/v3/users/${user.id}/governmentIdFront?docType=PASSPORT`,
-    PNG,
-    {
-      contentType: 'image/png',
-    },
-  );
-  expect(uploaded.status, await uploaded.clone().text()).toBe(204);
-  const document = await t.database.db.query<{ id: string }>(
-    'SELECT id FROM user_documents WHERE user_id = $1',
-    [user.id],
-  );
+  const { userId, documentId } = await pendingUserWithDocument(t, partner, userEmail);
   const wallet = await createWallet(t, partner, { name: 'console-wallet' });
   const failedDeliveryId = await insertDelivery(
     t,
@@ -73,7 +57,7 @@ export async function seedConsoleData(t: TestApp): Promise<ConsoleData> {
   );
   await t.database.db.query(
     `INSERT INTO callback_attempts (delivery_id, started_at, status_code, latency_ms, error)
-     VALUES ($1, now(), 500, 12, 'HTTP 500 from the receiver')`,
+     VALUES ($1, now(), 500, 12, 'HTTP 500')`,
     [failedDeliveryId],
   );
   return {
@@ -82,12 +66,39 @@ export async function seedConsoleData(t: TestApp): Promise<ConsoleData> {
     reservationId: reservation,
     transferId: rows[0]!.transfer_id,
     txHash: rows[0]!.hash,
-    userId: user.id,
+    userId,
     userEmail,
-    documentId: document.rows[0]!.id,
+    documentId,
     walletId: (wallet as unknown as { id: string }).id,
     failedDeliveryId,
   };
+}
+
+/** A user whose TRANSFER scope awaits review, with a passport photo uploaded. */
+export async function pendingUserWithDocument(
+  t: TestApp,
+  partner: PartnerCredentials,
+  email: string,
+  image: Buffer = PNG,
+) {
+  const user = await createUser(t, partner, { fields: { ...TRANSFER_FIELDS, email } });
+  const uploaded = await asUser(
+    t,
+    partner,
+    user.id,
+    'POST',
+    `/v3/users/${user.id}/governmentIdFront?docType=PASSPORT`,
+    image,
+    {
+      contentType: 'image/png',
+    },
+  );
+  expect(uploaded.status, await uploaded.clone().text()).toBe(204);
+  const document = await t.database.db.query<{ id: string }>(
+    'SELECT id FROM user_documents WHERE user_id = $1',
+    [user.id],
+  );
+  return { userId: user.id, documentId: document.rows[0]!.id };
 }
 
 /** A delivery row as the callbacks worker leaves it (the worker itself is tested in test/callbacks). */
@@ -111,7 +122,7 @@ export async function insertDelivery(
       status,
       createdAt,
       status === 'FAILED' ? 500 : 200,
-      status === 'FAILED' ? 'HTTP 500 from the receiver' : null,
+      status === 'FAILED' ? 'HTTP 500' : null,
     ],
   );
   return id;
