@@ -8,6 +8,7 @@ import {
   consoleRoutes,
   consoleSetupRoutes,
   consoleSignInRoutes,
+  consoleSupportRoutes,
   consoleTokenRoutes,
 } from './console/index.ts';
 import {
@@ -136,6 +137,7 @@ export async function buildApp(ctx: Rampart, options: BuildOptions): Promise<Fas
   await app.register(consoleSignInRoutes, { ctx });
   await app.register(consoleOperatorRoutes, { ctx });
   await app.register(consoleTokenRoutes, { ctx });
+  await app.register(consoleSupportRoutes, { ctx });
   await app.register(notImplementedRoutes);
   return app;
 }

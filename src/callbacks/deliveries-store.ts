@@ -29,6 +29,9 @@ export interface DeliveryRow {
 const COLUMNS = `id, partner_id, subscription_id, trigger, url, body, status, attempts, max_attempts,
   last_error, last_status_code, created_at`;
 
+/** A delivery row's columns, for the console's reads (console-store.ts). */
+export const deliveryColumns = COLUMNS;
+
 export async function insertDelivery(
   q: Queryable,
   row: Pick<

@@ -9,4 +9,5 @@ export { consoleOperatorRoutes } from './operators-routes.ts';
 export { consoleRoutes } from './routes.ts';
 export { consoleSetupRoutes } from './setup-routes.ts';
 export { consoleSignInRoutes } from './sign-in-routes.ts';
+export { consoleSupportRoutes } from './support-routes.ts';
 export { consoleTokenRoutes } from './tokens-routes.ts';

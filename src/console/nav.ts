@@ -13,6 +13,9 @@ export interface ConsoleNavEntry {
  */
 export const CONSOLE_NAV: ConsoleNavEntry[] = [
   { href: '/console', label: 'Home', role: 'support' },
+  { href: '/console/search', label: 'Search', role: 'support' },
+  { href: '/console/reviews', label: 'KYC reviews', role: 'support' },
+  { href: '/console/callbacks', label: 'Callbacks', role: 'support' },
   { href: '/console/operators', label: 'Operators', role: 'admin' },
   { href: '/console/tokens', label: 'API tokens', role: 'support' },
 ];

@@ -10,6 +10,12 @@ export {
   getAccount,
 } from './accounts-service.ts';
 export { findAccountById } from './accounts-store.ts';
+export {
+  type ConsoleAccountRow,
+  consoleAccount,
+  consoleAccountsByEmail,
+  consoleKeyOwner,
+} from './console-store.ts';
 export { authErrors } from './errors.ts';
 export { purgeExpiredReplays } from './keys-store.ts';
 export { legacyAccountRoutes } from './legacy-account-routes.ts';

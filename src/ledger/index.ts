@@ -1,5 +1,6 @@
 /** The public face of ledger/: what routes and other domains use. Inside ledger/, files import each other directly. */
 
+export { type ConsoleEntry, type ConsoleHold, consoleHold, entriesWithPostings } from './console-store.ts';
 export type { LedgerDeps, OwnerLookups } from './owners.ts';
 export { ledgerOperatorRoutes } from './routes.ts';
 export {

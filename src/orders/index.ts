@@ -17,4 +17,5 @@ export {
   storeReservation,
   useReservation,
 } from './service.ts';
+export { findReservationById } from './store.ts';
 export { BILLING_COUNTRIES } from './supported.ts';

@@ -1,6 +1,12 @@
 /** The public face of wallet-orders/: what routes and other domains use. Inside wallet-orders/, files import each other directly. */
 export { cardProcessorRoutes } from './card-processor-routes.ts';
 export { type CodeSender, sandboxCodeSender, smsCodeSender, undeliveredCodes } from './code-sender.ts';
+export {
+  consoleOrderByReservation,
+  consoleOrdersByEmail,
+  consoleOrdersOfAccount,
+  consoleOrdersOfUser,
+} from './console-store.ts';
 export type { WalletOrdersDeps } from './deps.ts';
 export { createOrderPlacement } from './order-groups.ts';
 export { refundRoutes } from './refund-routes.ts';
@@ -15,7 +21,7 @@ export {
   type WalletOrderRequest,
   type WalletOrderView,
 } from './service.ts';
-export { orderBillingAddresses } from './store.ts';
+export { findOrder, type OrderRow, orderBillingAddresses } from './store.ts';
 export { threeDsRoutes } from './three-ds-routes.ts';
 export { onOrderDeliveries, onOrderDelivery } from './transitions.ts';
 export { parseTwilioSettings, type TwilioSettings } from './twilio-settings.ts';

@@ -96,6 +96,9 @@ export type NewOrder = Omit<
 const SELECT = `SELECT o.*, a.method AS auth_method, a.state AS auth_state FROM wallet_orders o
   LEFT JOIN wallet_order_authorizations a ON a.order_id = o.id`;
 
+/** An order row as every read selects it, for the console's reads (console-store.ts). */
+export const orderSelect = SELECT;
+
 /** Every column a new order sets, once (the compiler checks none is missing or extra). */
 const NEW_ORDER_COLUMNS = {
   id: true,
