@@ -3,6 +3,7 @@ import { callbackOperatorRoutes, callbackRoutes } from './callbacks/index.ts';
 import { chainsOperatorRoutes } from './chains/index.ts';
 import { checkoutBrandingRoutes, checkoutPartnerRoutes, checkoutRoutes } from './checkout/index.ts';
 import type { Rampart } from './compose.ts';
+import { consoleAdminRoutes } from './console/admin-routes.ts';
 import {
   accountDocumentRoutes,
   awaitReadAudits,
@@ -123,6 +124,7 @@ export async function buildApp(ctx: Rampart, options: BuildOptions): Promise<Fas
   await app.register(chainsOperatorRoutes, { ctx });
   await app.register(callbackRoutes, { ctx });
   await app.register(callbackOperatorRoutes, { ctx });
+  await app.register(consoleAdminRoutes, { ctx });
   await app.register(notImplementedRoutes);
   return app;
 }

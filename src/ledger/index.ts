@@ -1,5 +1,11 @@
 /** The public face of ledger/: what routes and other domains use. Inside ledger/, files import each other directly. */
 
+export {
+  type BalanceLine,
+  type BalanceSelection,
+  customerBalancesPage,
+  houseBalances,
+} from './listing.ts';
 export type { LedgerDeps, OwnerLookups } from './owners.ts';
 export { ledgerOperatorRoutes } from './routes.ts';
 export {

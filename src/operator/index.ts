@@ -1,5 +1,13 @@
 /** The public face of operator/: what routes and other domains use. Inside operator/, files import each other directly. */
 export { auditOperatorChange, type OperatorAct } from './audit.ts';
+export { auditPage } from './audit-log.ts';
 export { installOperatorAuth, operatorAction } from './auth.ts';
 export { operatorRoutes } from './routes.ts';
-export { type OperatorDeps, syncSandboxClock } from './service.ts';
+export {
+  advanceSandboxClock,
+  type ClockState,
+  type OperatorDeps,
+  sandboxClockState,
+  syncSandboxClock,
+} from './service.ts';
+export type { AuditFilter, AuditRow } from './store.ts';
