@@ -4,6 +4,7 @@ import { chainsOperatorRoutes } from './chains/index.ts';
 import { checkoutBrandingRoutes, checkoutPartnerRoutes, checkoutRoutes } from './checkout/index.ts';
 import type { Rampart } from './compose.ts';
 import { consoleAdminRoutes } from './console/admin-routes.ts';
+import { consoleRoutes } from './console/index.ts';
 import {
   accountDocumentRoutes,
   awaitReadAudits,
@@ -124,6 +125,7 @@ export async function buildApp(ctx: Rampart, options: BuildOptions): Promise<Fas
   await app.register(chainsOperatorRoutes, { ctx });
   await app.register(callbackRoutes, { ctx });
   await app.register(callbackOperatorRoutes, { ctx });
+  await app.register(consoleRoutes, { ctx });
   await app.register(consoleAdminRoutes, { ctx });
   await app.register(notImplementedRoutes);
   return app;

@@ -1,6 +1,6 @@
 import type { AuditFilter, AuditRow } from '../operator/index.ts';
 import { html } from '../web/index.ts';
-import { nextPageLink, table, text, when } from './list-kit.ts';
+import { nextPageLink, noticeOf, table, text, when } from './list-kit.ts';
 
 /** The audit log's filters as the page's query string carries them (times as typed). */
 export interface AuditQuery {
@@ -35,13 +35,13 @@ export function auditHtml(query: AuditQuery, rows: AuditRow[], next: string | un
     html`<code class="detail">${JSON.stringify(row.detail)}</code>`,
   ]);
   return html`<h1>Audit log</h1>
-<form method="get" action="/console/audit" class="filters">
+<form method="get" action="/console/audit" class="form filters">
 ${field('actor', 'Actor', 'search', 'operator-token or OP_…')}${field('action', 'Action starts with', 'search', 'PUT /operator/v1/')}
 ${outcomes}${field('target', 'Target', 'search', 'account:AC_…')}
 ${field('from', 'From (UTC)', 'datetime-local')}${field('to', 'Until (UTC)', 'datetime-local')}
-<button type="submit">Filter</button>
+<button class="button" type="submit">Filter</button>
 </form>
-${error === undefined ? html`` : html`<div class="notice notice-error" role="alert"><p>${error}</p></div>`}
+${noticeOf('error', error)}
 ${table('Audited operator actions, newest first', ['When', 'Actor', 'Action', 'Target', 'Outcome', 'From', 'Detail'], cells, 'No audited action matches.')}
 ${nextPageLink('/console/audit', { ...query }, next)}`;
 }

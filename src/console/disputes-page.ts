@@ -29,10 +29,10 @@ export function ordersHtml(status: string | undefined, rows: ListedOrder[], next
     (value) => html`<option value="${value}"${value === status ? html` selected` : html``}>${value}</option>`,
   );
   return html`<h1>Card orders</h1>
-<form method="get" action="/console/orders" class="filters">
+<form method="get" action="/console/orders" class="form filters">
 <div class="field"><label for="orders-status">Status</label>
 <select id="orders-status" name="status"><option value="">any</option>${options}</select></div>
-<button type="submit">Show</button>
+<button class="button" type="submit">Show</button>
 </form>
 ${ordersTable('Card orders of every partner, newest first', rows, 'No order matches.')}
 ${nextPageLink('/console/orders', { status }, next)}`;

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { html, type SafeHtml } from '../web/index.ts';
-import { csrfField, type WebSession } from './kit-standin.ts';
+import { csrfField, type WebSession } from '../web/sessions/index.ts';
 
 /** A posted form's fields, each the first value given (forms here never repeat a name). */
 export function formOf(request: FastifyRequest): Record<string, string> {
@@ -28,9 +28,9 @@ export function changeForm(
   extraClass = '',
 ): SafeHtml {
   if (!isAdmin(session)) return html``;
-  return html`<form method="post" action="${action}" class="${`change-form ${extraClass}`.trim()}">
+  return html`<form method="post" action="${action}" class="${`form ${extraClass}`.trim()}">
 ${csrfField(session)}${fields}
-<button type="submit">${submit}</button>
+<button class="${extraClass === 'inline' ? 'button danger small' : 'button'}" type="submit">${submit}</button>
 </form>`;
 }
 

@@ -31,11 +31,11 @@ ${table('House and external balances', headers, balanceRows(house), 'No house ba
 </section>
 <section aria-labelledby="customers-title">
 <h2 id="customers-title">Customer balances</h2>
-<form method="get" action="/console/ledger" class="filters">
+<form method="get" action="/console/ledger" class="form filters">
 <div class="field"><label for="ledger-kind">Owners</label><select id="ledger-kind" name="kind">${options}</select></div>
 <div class="field"><label for="ledger-owner">One owner</label>
 <input id="ledger-owner" name="owner" type="search" value="${filter.owner ?? ''}" placeholder="account:AC_…" autocomplete="off"></div>
-<button type="submit">Show</button>
+<button class="button" type="submit">Show</button>
 </form>
 ${table('Customer balances by owner and currency', headers, balanceRows(customers), 'No balance matches.')}
 ${nextPageLink('/console/ledger', { kind: filter.kind === 'all' ? undefined : filter.kind, owner: filter.owner }, next)}

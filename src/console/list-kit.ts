@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { invalidValue } from '../platform/errors.ts';
 import { html, type SafeHtml } from '../web/index.ts';
+import { notice } from './layout.ts';
 
 /**
  * The pieces every console list shares: the page size, the `?after=` cursor (the last row's sort
@@ -68,7 +69,7 @@ export function nextPageLink(
 /** A table with a caption, its header row and rows of cells; an empty list says so in words. */
 export function table(caption: string, headers: readonly string[], rows: SafeHtml[][], empty: string) {
   if (rows.length === 0) return html`<p class="empty">${empty}</p>`;
-  return html`<div class="table-wrap" role="region" aria-label="${caption}" tabindex="0"><table>
+  return html`<div class="table-wrap" role="region" aria-label="${caption}" tabindex="0"><table class="table">
 <caption>${caption}</caption>
 <thead><tr>${headers.map((header) => html`<th scope="col">${header}</th>`)}</tr></thead>
 <tbody>${rows.map((cells) => html`<tr>${cells.map((cell) => html`<td>${cell}</td>`)}</tr>`)}</tbody>
@@ -85,9 +86,15 @@ export function when(value: Date | number | null | undefined): SafeHtml {
 }
 
 /** A message above the page's content: what a change did, or why it was refused. */
-export function notice(kind: 'ok' | 'error', message: string | undefined): SafeHtml {
-  if (message === undefined) return html``;
-  return kind === 'error'
-    ? html`<div class="notice notice-error" role="alert"><p>${message}</p></div>`
-    : html`<div class="notice notice-ok" role="status"><p>${message}</p></div>`;
+export function noticeOf(kind: 'ok' | 'error', message: string | undefined): SafeHtml {
+  return message === undefined ? html`` : notice(kind, message);
+}
+
+/** A GET page's query string schema: the names it reads, each one short string; others are refused. */
+export function queryNames(...names: string[]) {
+  return {
+    type: 'object',
+    properties: Object.fromEntries(names.map((name) => [name, { type: 'string', maxLength: 400 }])),
+    additionalProperties: false,
+  } as const;
 }

@@ -15,10 +15,10 @@ import {
 import { type AuditQuery, auditHtml } from './audit-page.ts';
 import { disputesHtml, ORDER_STATUSES, ordersHtml } from './disputes-page.ts';
 import { formOf } from './forms.ts';
-import { consoleGuard } from './kit-standin.ts';
+import { consoleGuard } from './guard.ts';
 import { BALANCE_KINDS, type BalanceKind, ledgerHtml } from './ledger-page.ts';
-import { decodeCursor, onePage, queryText } from './list-kit.ts';
-import { attempt, sendConsolePage, sessionOf } from './page-reply.ts';
+import { decodeCursor, onePage, queryNames, queryText } from './list-kit.ts';
+import { attempt, sessionOf, showPage } from './page-reply.ts';
 import { type ChainOutcome, reconciliationHtml } from './reconciliation-page.ts';
 
 /**
@@ -30,9 +30,12 @@ import { type ChainOutcome, reconciliationHtml } from './reconciliation-page.ts'
 export const consoleOperationsRoutes: FastifyPluginAsync<{ ctx: Rampart }> = async (app, { ctx }) => {
   const read = consoleGuard(ctx, 'support');
   const admin = consoleGuard(ctx, 'admin');
-  const options = { preHandler: read, schema: { hide: true } };
+  const options = (...names: string[]) => ({
+    preHandler: read,
+    schema: { hide: true, querystring: queryNames(...names) },
+  });
 
-  app.get('/console/ledger', options, async (request, reply) => {
+  app.get('/console/ledger', options('kind', 'owner', 'after'), async (request, reply) => {
     const typedKind = queryText(request, 'kind', 10);
     const kind: BalanceKind = BALANCE_KINDS.find((k) => k === typedKind) ?? 'all';
     const owner = queryText(request, 'owner', 80);
@@ -45,26 +48,30 @@ export const consoleOperationsRoutes: FastifyPluginAsync<{ ctx: Rampart }> = asy
       ),
     ]);
     const main = ledgerHtml(house, customers.rows, { kind, owner }, customers.next);
-    return sendConsolePage(reply, sessionOf(request), 'Ledger balances', main, 'ledger');
+    return showPage(reply, sessionOf(request), 'Ledger balances', main, '/console/ledger');
   });
 
-  app.get('/console/audit', options, async (request, reply) => {
-    const query = auditQueryOf(request);
-    const outcome = await attempt(async () => {
-      const filter = auditFilterOf(query);
-      const after = decodeCursor(queryText(request, 'after', 400));
-      return onePage(
-        (limit) => auditPage(ctx, filter, after, limit),
-        (row) => [row.at_key, row.id],
-      );
-    });
-    const main = outcome.ok
-      ? auditHtml(query, outcome.value.rows, outcome.value.next)
-      : auditHtml(query, [], undefined, outcome.message);
-    return sendConsolePage(reply, sessionOf(request), 'Audit log', main, 'audit', outcome.ok ? 200 : 400);
-  });
+  app.get(
+    '/console/audit',
+    options('actor', 'action', 'outcome', 'target', 'from', 'to', 'after'),
+    async (request, reply) => {
+      const query = auditQueryOf(request);
+      const outcome = await attempt(async () => {
+        const filter = auditFilterOf(query);
+        const after = decodeCursor(queryText(request, 'after', 400));
+        return onePage(
+          (limit) => auditPage(ctx, filter, after, limit),
+          (row) => [row.at_key, row.id],
+        );
+      });
+      const main = outcome.ok
+        ? auditHtml(query, outcome.value.rows, outcome.value.next)
+        : auditHtml(query, [], undefined, outcome.message);
+      return showPage(reply, sessionOf(request), 'Audit log', main, '/console/audit', outcome.ok ? 200 : 400);
+    },
+  );
 
-  app.get('/console/orders', options, async (request, reply) => {
+  app.get('/console/orders', options('status', 'after'), async (request, reply) => {
     const typed = queryText(request, 'status', 20);
     const status = ORDER_STATUSES.find((s) => s === typed);
     const after = decodeCursor(queryText(request, 'after', 400));
@@ -72,16 +79,16 @@ export const consoleOperationsRoutes: FastifyPluginAsync<{ ctx: Rampart }> = asy
       (limit) => recentOrdersPage(ctx, { status }, after, limit),
       (row) => [row.created_key, row.id],
     );
-    return sendConsolePage(
+    return showPage(
       reply,
       sessionOf(request),
       'Card orders',
       ordersHtml(status, rows, next),
-      'orders',
+      '/console/orders',
     );
   });
 
-  app.get('/console/disputes', options, async (request, reply) => {
+  app.get('/console/disputes', options('all', 'after', 'orders_after'), async (request, reply) => {
     const openOnly = queryText(request, 'all', 1) === undefined;
     const disputesAfter = decodeCursor(queryText(request, 'after', 400));
     const ordersAfter = decodeCursor(queryText(request, 'orders_after', 400));
@@ -98,7 +105,7 @@ export const consoleOperationsRoutes: FastifyPluginAsync<{ ctx: Rampart }> = asy
       cardPaymentsNeedingAttention(ctx),
     ]);
     const main = disputesHtml({ ...disputes, openOnly }, chargebacks, attention);
-    return sendConsolePage(reply, sessionOf(request), 'Disputes', main, 'disputes');
+    return showPage(reply, sessionOf(request), 'Disputes', main, '/console/disputes');
   });
 
   const chainOutcomes = () =>
@@ -111,11 +118,11 @@ export const consoleOperationsRoutes: FastifyPluginAsync<{ ctx: Rampart }> = asy
       }),
     );
 
-  app.get('/console/reconciliation', options, async (request, reply) => {
+  app.get('/console/reconciliation', options(), async (request, reply) => {
     const main = reconciliationHtml(sessionOf(request), await chainOutcomes(), {
       period: { from: '', to: '' },
     });
-    return sendConsolePage(reply, sessionOf(request), 'Reconciliation', main, 'reconciliation');
+    return showPage(reply, sessionOf(request), 'Reconciliation', main, '/console/reconciliation');
   });
 
   app.post(
@@ -128,7 +135,7 @@ export const consoleOperationsRoutes: FastifyPluginAsync<{ ctx: Rampart }> = asy
       const cards = outcome.ok ? { period, result: outcome.value } : { period, error: outcome.message };
       const main = reconciliationHtml(sessionOf(request), await chainOutcomes(), cards);
       const status = outcome.ok ? 200 : outcome.status;
-      return sendConsolePage(reply, sessionOf(request), 'Reconciliation', main, 'reconciliation', status);
+      return showPage(reply, sessionOf(request), 'Reconciliation', main, '/console/reconciliation', status);
     },
   );
 };

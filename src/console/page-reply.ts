@@ -1,10 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../platform/errors.ts';
 import { PAGE_SECURITY_HEADERS, type SafeHtml } from '../web/index.ts';
-import { consolePage, type WebSession } from './kit-standin.ts';
+import type { WebSession } from '../web/sessions/index.ts';
+import { consolePage, sendConsolePage } from './layout.ts';
 
-/** Sends a console page under the hosted pages' security headers (no inline script or style). */
-export function sendConsolePage(
+/** Sends a signed-in console page; `current` is the nav entry's href. */
+export function showPage(
   reply: FastifyReply,
   session: WebSession,
   title: string,
@@ -12,11 +13,7 @@ export function sendConsolePage(
   current: string,
   status = 200,
 ) {
-  return reply
-    .code(status)
-    .headers(PAGE_SECURITY_HEADERS)
-    .type('text/html; charset=utf-8')
-    .send(consolePage(session, title, main, current));
+  return sendConsolePage(reply, status, consolePage(session, title, main, current));
 }
 
 /** After a change: back to the page by GET, so a reload does not post again. */

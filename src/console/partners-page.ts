@@ -1,8 +1,8 @@
 import type { PartnerRow } from '../identity/index.ts';
 import { html, type SafeHtml } from '../web/index.ts';
+import type { WebSession } from '../web/sessions/index.ts';
 import { changeForm, textInput } from './forms.ts';
-import type { WebSession } from './kit-standin.ts';
-import { nextPageLink, notice, table, text, when } from './list-kit.ts';
+import { nextPageLink, noticeOf, table, text, when } from './list-kit.ts';
 
 /** The partners list and one partner's page: what the operator API's account routes show and change. */
 
@@ -16,10 +16,10 @@ export function partnersListHtml(rows: PartnerRow[], search: string | undefined,
     when(row.created_at),
   ]);
   return html`<h1>Partners</h1>
-<form method="get" action="/console/partners" class="filters" role="search">
+<form method="get" action="/console/partners" class="form filters" role="search">
 <div class="field"><label for="partner-search">Account id or name</label>
 <input id="partner-search" name="q" type="search" value="${search ?? ''}" autocomplete="off"></div>
-<button type="submit">Search</button>
+<button class="button" type="submit">Search</button>
 </form>
 ${table('Partners, newest first', ['Account', 'Name', 'Status', 'Country', 'Users API', 'Created'], cells, 'No partner matches.')}
 ${nextPageLink('/console/partners', { q: search }, next)}
@@ -65,7 +65,7 @@ export function partnerDetailHtml(session: WebSession, detail: PartnerDetail, sh
   const base = `/console/partners/${encodeURIComponent(account.id)}`;
   return html`<p><a href="/console/partners">All partners</a></p>
 <h1>${account.name ?? account.id}</h1>
-${notice('ok', shown.ok)}${notice('error', shown.error)}${createdKeyHtml(shown.createdKey)}
+${noticeOf('ok', shown.ok)}${noticeOf('error', shown.error)}${createdKeyHtml(shown.createdKey)}
 <dl class="facts">
 <dt>Account</dt><dd>${account.id}</dd>
 <dt>Status</dt><dd>${account.status}</dd>

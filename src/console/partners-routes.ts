@@ -13,9 +13,9 @@ import { getLimitOverride, setLimitOverride } from '../limits/index.ts';
 import { withTransaction } from '../platform/db/pool.ts';
 import { notFound } from '../platform/errors.ts';
 import { formOf } from './forms.ts';
-import { consoleAct, consoleGuard } from './kit-standin.ts';
-import { decodeCursor, onePage, queryText } from './list-kit.ts';
-import { attempt, redirectAfterChange, sendConsolePage, sessionOf } from './page-reply.ts';
+import { consoleAct, consoleGuard } from './guard.ts';
+import { decodeCursor, onePage, queryNames, queryText } from './list-kit.ts';
+import { attempt, redirectAfterChange, sessionOf, showPage } from './page-reply.ts';
 import {
   type PartnerDetail,
   type PartnerPageNotice,
@@ -84,29 +84,33 @@ export const consolePartnerRoutes: FastifyPluginAsync<{ ctx: Rampart }> = async 
     return { status, title, main: partnerDetailHtml(sessionOf(request), detail, shown) };
   };
 
-  app.get('/console/partners', { preHandler: read, schema: { hide: true } }, async (request, reply) => {
-    const search = queryText(request, 'q', 100);
-    const after = decodeCursor(queryText(request, 'after', 400));
-    const { rows, next } = await onePage(
-      (limit) => partnersPage(ctx, search, after, limit),
-      (row) => [row.created_key, row.id],
-    );
-    return sendConsolePage(
-      reply,
-      sessionOf(request),
-      'Partners',
-      partnersListHtml(rows, search, next),
-      'partners',
-    );
-  });
+  app.get(
+    '/console/partners',
+    { preHandler: read, schema: { hide: true, querystring: queryNames('q', 'after') } },
+    async (request, reply) => {
+      const search = queryText(request, 'q', 100);
+      const after = decodeCursor(queryText(request, 'after', 400));
+      const { rows, next } = await onePage(
+        (limit) => partnersPage(ctx, search, after, limit),
+        (row) => [row.created_key, row.id],
+      );
+      return showPage(
+        reply,
+        sessionOf(request),
+        'Partners',
+        partnersListHtml(rows, search, next),
+        '/console/partners',
+      );
+    },
+  );
 
   app.get<{ Params: Params }>(
     '/console/partners/:accountId',
-    { preHandler: read, schema: { hide: true, params: AccountParams } },
+    { preHandler: read, schema: { hide: true, params: AccountParams, querystring: queryNames('done') } },
     async (request, reply) => {
       const done = queryText(request, 'done', 20);
       const page = await showPartner(request, { ok: done === undefined ? undefined : DONE[done] });
-      return sendConsolePage(reply, sessionOf(request), page.title, page.main, 'partners');
+      return showPage(reply, sessionOf(request), page.title, page.main, '/console/partners');
     },
   );
 
@@ -128,7 +132,7 @@ export const consolePartnerRoutes: FastifyPluginAsync<{ ctx: Rampart }> = async 
       const page = outcome.ok
         ? await showPartner(request, outcome.value as PartnerPageNotice)
         : await showPartner(request, { error: outcome.message }, outcome.status);
-      return sendConsolePage(reply, sessionOf(request), page.title, page.main, 'partners', page.status);
+      return showPage(reply, sessionOf(request), page.title, page.main, '/console/partners', page.status);
     });
 
   post('/console/partners/:accountId/users-api', AccountParams, async (request, form) => {

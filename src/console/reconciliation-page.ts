@@ -1,9 +1,9 @@
 import type { ChainReconciliation } from '../chains/index.ts';
 import type { CardReconciliation } from '../wallet-orders/index.ts';
 import { html, type SafeHtml } from '../web/index.ts';
+import type { WebSession } from '../web/sessions/index.ts';
 import { changeForm, textInput } from './forms.ts';
-import type { WebSession } from './kit-standin.ts';
-import { notice, table, text, when } from './list-kit.ts';
+import { noticeOf, table, text, when } from './list-kit.ts';
 
 /** Reconciliation: each chain's custody against the ledger, and the card money against the processor. */
 
@@ -36,14 +36,14 @@ ${textInput('cards-to', 'to', 'Until', cards.period.to, { hint: 'Empty: now.' })
   'Reconcile card money',
 )}
 ${session.role === 'admin' ? html`` : html`<p>An admin runs the card reconciliation.</p>`}
-${notice('error', cards.error)}
+${noticeOf('error', cards.error)}
 ${cards.result === undefined ? html`` : cardsHtml(cards.result)}
 </section>`;
 }
 
 function chainHtml(outcome: ChainOutcome): SafeHtml {
   if (!outcome.ok) {
-    return html`<h3>${outcome.chain}</h3><div class="notice notice-error" role="alert"><p>${outcome.message}</p></div>`;
+    return html`<h3>${outcome.chain}</h3>${noticeOf('error', outcome.message)}`;
   }
   const r = outcome.reconciliation;
   const rows = r.currencies.map((line) => [

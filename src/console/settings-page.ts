@@ -1,8 +1,8 @@
 import type { FeeScheduleJson } from '../pricing/index.ts';
 import { html } from '../web/index.ts';
+import type { WebSession } from '../web/sessions/index.ts';
 import { changeForm, textInput } from './forms.ts';
-import type { WebSession } from './kit-standin.ts';
-import { notice, table, text, when } from './list-kit.ts';
+import { noticeOf, table, text, when } from './list-kit.ts';
 
 /** The service-wide settings the operator API sets: fees, reference prices, the sandbox clock. */
 
@@ -28,7 +28,7 @@ export function settingsHtml(
   shown: { ok?: string | undefined; error?: string | undefined },
 ) {
   return html`<h1>Fees, rates and the sandbox clock</h1>
-${notice('ok', shown.ok)}${notice('error', shown.error)}
+${noticeOf('ok', shown.ok)}${noticeOf('error', shown.error)}
 ${feesSection(session, model.fees)}
 ${ratesSection(session, model.rates)}
 ${clockSection(session, model.clock)}`;

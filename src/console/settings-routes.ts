@@ -9,9 +9,9 @@ import {
   setReferencePrices,
 } from '../pricing/index.ts';
 import { formOf } from './forms.ts';
-import { consoleAct, consoleGuard } from './kit-standin.ts';
-import { queryText } from './list-kit.ts';
-import { attempt, redirectAfterChange, sendConsolePage, sessionOf } from './page-reply.ts';
+import { consoleAct, consoleGuard } from './guard.ts';
+import { queryNames, queryText } from './list-kit.ts';
+import { attempt, redirectAfterChange, sessionOf, showPage } from './page-reply.ts';
 import { settingsHtml } from './settings-page.ts';
 
 const DONE: Record<string, string> = {
@@ -35,11 +35,15 @@ export const consoleSettingsRoutes: FastifyPluginAsync<{ ctx: Rampart }> = async
     return settingsHtml(sessionOf(request), { fees, rates, clock }, shown);
   };
 
-  app.get('/console/settings', { preHandler: read, schema: { hide: true } }, async (request, reply) => {
-    const done = queryText(request, 'done', 20);
-    const main = await render(request, done === undefined ? {} : { ok: DONE[done] ?? '' });
-    return sendConsolePage(reply, sessionOf(request), 'Fees, rates and clock', main, 'settings');
-  });
+  app.get(
+    '/console/settings',
+    { preHandler: read, schema: { hide: true, querystring: queryNames('done') } },
+    async (request, reply) => {
+      const done = queryText(request, 'done', 20);
+      const main = await render(request, done === undefined ? {} : { ok: DONE[done] ?? '' });
+      return showPage(reply, sessionOf(request), 'Fees, rates and clock', main, '/console/settings');
+    },
+  );
 
   const post = (
     path: string,
@@ -49,12 +53,12 @@ export const consoleSettingsRoutes: FastifyPluginAsync<{ ctx: Rampart }> = async
       const outcome = await attempt(() => run(request, formOf(request)));
       if (outcome.ok) return redirectAfterChange(reply, `/console/settings?done=${outcome.value}`);
       const main = await render(request, { error: outcome.message });
-      return sendConsolePage(
+      return showPage(
         reply,
         sessionOf(request),
         'Fees, rates and clock',
         main,
-        'settings',
+        '/console/settings',
         outcome.status,
       );
     });

@@ -1,7 +1,8 @@
 /** The public face of operator/: what routes and other domains use. Inside operator/, files import each other directly. */
-export { auditOperatorChange, type OperatorAct } from './audit.ts';
+export { auditOperatorChange, OPERATOR_TOKEN_ACTOR, type OperatorAct, operatorActorName } from './audit.ts';
 export { auditPage } from './audit-log.ts';
-export { installOperatorAuth, operatorAction } from './auth.ts';
+export { installOperatorAuth, type OperatorCaller, operatorAct, operatorAction } from './auth.ts';
+export { isOperatorRole, OPERATOR_ROLES, requiredRole, roleAllows } from './roles.ts';
 export { operatorRoutes } from './routes.ts';
 export {
   advanceSandboxClock,

@@ -2,6 +2,8 @@ import type { Queryable } from '../platform/db/pool.ts';
 
 export interface AuditEntry {
   actor: string;
+  /** The named operator (OP_…) behind the call, when there is one. */
+  operatorId?: string | undefined;
   action: string;
   target?: string | undefined;
   outcome: 'ok' | 'denied' | 'rejected';
@@ -12,8 +14,8 @@ export interface AuditEntry {
 
 export async function insertAudit(q: Queryable, entry: AuditEntry): Promise<void> {
   await q.query(
-    `INSERT INTO operator_audit (actor, action, target, outcome, status, remote_ip, detail)
-     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+    `INSERT INTO operator_audit (actor, action, target, outcome, status, remote_ip, detail, operator_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
     [
       entry.actor,
       entry.action,
@@ -22,6 +24,7 @@ export async function insertAudit(q: Queryable, entry: AuditEntry): Promise<void
       entry.status,
       entry.remoteIp ?? null,
       JSON.stringify(entry.detail ?? {}),
+      entry.operatorId ?? null,
     ],
   );
 }
@@ -48,6 +51,7 @@ export async function addClockOffsetMs(q: Queryable, deltaMs: number): Promise<n
 
 /** What the console's audit log may be narrowed to; every field is optional. */
 export interface AuditFilter {
+  /** The readable actor exactly (`operator-token`, `anonymous`), or a named operator's OP_ id. */
   actor?: string | undefined;
   /** A prefix of the action (`PUT /operator/v1/` finds every change to the operator API). */
   action?: string | undefined;
@@ -71,6 +75,8 @@ export interface AuditRow {
   detail: Record<string, unknown>;
 }
 
+const OPERATOR_ID = /^OP_[0-9A-Z]{1,40}$/;
+
 /** Escapes LIKE's wildcards so a prefix typed by an operator matches itself only. */
 function likePrefix(text: string): string {
   return `${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
@@ -93,7 +99,11 @@ export async function pageAudit(
     params.push(value);
     where.push(condition(`$${params.length}`));
   };
-  if (filter.actor !== undefined) add((p) => `actor = ${p}`, filter.actor);
+  if (filter.actor !== undefined) {
+    // A named operator's rows carry its id apart (migration 084): the readable actor adds the e-mail.
+    const column = OPERATOR_ID.test(filter.actor) ? 'operator_id' : 'actor';
+    add((p) => `${column} = ${p}`, filter.actor);
+  }
   if (filter.action !== undefined) add((p) => `action LIKE ${p}`, likePrefix(filter.action));
   if (filter.outcome !== undefined) add((p) => `outcome = ${p}`, filter.outcome);
   if (filter.target !== undefined) add((p) => `target = ${p}`, filter.target);

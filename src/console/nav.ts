@@ -1,0 +1,25 @@
+import type { OperatorRole } from '../web/sessions/index.ts';
+
+export interface ConsoleNavEntry {
+  href: string;
+  label: string;
+  /** The least role that sees the entry (and may open the page). */
+  role: OperatorRole;
+}
+
+/**
+ * The console's sections, in the order of the navigation. A page joins the console by adding
+ * its line here and registering its routes; the home page lists the same entries.
+ */
+export const CONSOLE_NAV: ConsoleNavEntry[] = [
+  { href: '/console', label: 'Home', role: 'support' },
+  { href: '/console/operators', label: 'Operators', role: 'admin' },
+  { href: '/console/tokens', label: 'API tokens', role: 'support' },
+  { href: '/console/partners', label: 'Partners', role: 'support' },
+  { href: '/console/orders', label: 'Card orders', role: 'support' },
+  { href: '/console/disputes', label: 'Disputes', role: 'support' },
+  { href: '/console/ledger', label: 'Ledger', role: 'support' },
+  { href: '/console/reconciliation', label: 'Reconciliation', role: 'support' },
+  { href: '/console/audit', label: 'Audit log', role: 'support' },
+  { href: '/console/settings', label: 'Fees and rates', role: 'support' },
+];
