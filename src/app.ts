@@ -4,7 +4,13 @@ import { chainsOperatorRoutes } from './chains/index.ts';
 import { checkoutBrandingRoutes, checkoutPartnerRoutes, checkoutRoutes } from './checkout/index.ts';
 import type { Rampart } from './compose.ts';
 import { consoleAdminRoutes } from './console/admin-routes.ts';
-import { consoleRoutes } from './console/index.ts';
+import {
+  consoleOperatorRoutes,
+  consoleRoutes,
+  consoleSetupRoutes,
+  consoleSignInRoutes,
+  consoleTokenRoutes,
+} from './console/index.ts';
 import {
   accountDocumentRoutes,
   awaitReadAudits,
@@ -16,7 +22,7 @@ import {
 import { ledgerOperatorRoutes } from './ledger/index.ts';
 import { limitsRoutes } from './limits/index.ts';
 import { notImplementedRoutes } from './not-implemented/index.ts';
-import { installOperatorAuth, operatorRoutes } from './operator/index.ts';
+import { installOperatorAuth, operatorRoutes, operatorsApiRoutes } from './operator/index.ts';
 import { opsRoutes } from './ops/index.ts';
 import { ordersRoutes } from './orders/index.ts';
 import { installBodyParsers } from './platform/http/body.ts';
@@ -98,6 +104,7 @@ export async function buildApp(ctx: Rampart, options: BuildOptions): Promise<Fas
 
   await app.register(opsRoutes, { ctx, metrics, latestMigration: options.latestMigration });
   await app.register(operatorRoutes, { ctx });
+  await app.register(operatorsApiRoutes, { ctx });
   await app.register(identityRoutes, { ctx });
   await app.register(accountDocumentRoutes, { ctx });
   await app.register(identityOperatorRoutes, { ctx });
@@ -126,6 +133,10 @@ export async function buildApp(ctx: Rampart, options: BuildOptions): Promise<Fas
   await app.register(callbackRoutes, { ctx });
   await app.register(callbackOperatorRoutes, { ctx });
   await app.register(consoleRoutes, { ctx });
+  await app.register(consoleSetupRoutes, { ctx });
+  await app.register(consoleSignInRoutes, { ctx });
+  await app.register(consoleOperatorRoutes, { ctx });
+  await app.register(consoleTokenRoutes, { ctx });
   await app.register(consoleAdminRoutes, { ctx });
   await app.register(notImplementedRoutes);
   return app;

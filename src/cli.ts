@@ -16,6 +16,9 @@ const USAGE = `usage: rampart <command>
                                 a new API key for the account (its secretKey is printed once)
   keys list <accountId>         the account's live API keys (no secrets)
   keys revoke <accountId> <apiKey>  delete one of the account's API keys
+  operators bootstrap --email <e-mail> --name <name>
+                                the console's first admin (POST /operator/v1/operators/bootstrap);
+                                the password is read from standard input, never from the command line
   reconcile <chain>             custody on <chain> against the ledger, per currency
                                 (GET /operator/v1/chains/<chain>/reconciliation); exit 1 if unbalanced
   reconcile cards [--from t] [--to t]  card money: the processor's books against the ledger
@@ -164,6 +167,27 @@ async function keysCommand(args: string[]) {
   }
 }
 
+/** `rampart operators bootstrap`: the first admin; the password comes on stdin so no process list shows it. */
+async function operatorsCommand(args: string[]) {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { email: { type: 'string' }, name: { type: 'string' } },
+  });
+  if (positionals.join(' ') !== 'bootstrap' || !values.email || !values.name) throw new Error(USAGE);
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  const password = Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
+  const answer = await operatorRequest('POST', '/operator/v1/operators/bootstrap', {
+    email: values.email,
+    name: values.name,
+    password,
+  });
+  process.stdout.write(`${answer}\n`);
+}
+
 /** `rampart reconcile <chain>`: the reconciliation as a table; exit 1 when it does not balance. */
 async function reconcileCommand(args: string[]) {
   if (args[0] === 'cards') return reconcileCardsCommand(args.slice(1));
@@ -285,6 +309,7 @@ export async function main(argv: string[]) {
     if (command === 'migrate') return await runMigrations();
     if (command === 'operator') return await operatorCall(rest);
     if (command === 'keys') return await keysCommand(rest);
+    if (command === 'operators') return await operatorsCommand(rest);
     if (command === 'reconcile') return await reconcileCommand(rest);
     if (HELP.has(command)) return void process.stdout.write(`${USAGE}\n`);
     process.stderr.write(`${USAGE}\n`);

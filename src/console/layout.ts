@@ -39,7 +39,7 @@ export function consolePage(session: WebSession, title: string, main: SafeHtml, 
     html`<header class="topbar">
 <a class="brand" href="/console">Rampart console</a>
 <div class="who"><span>Signed in as <strong>${session.label}</strong></span> <span class="role">${session.role ?? ''}</span>
-<form method="post" action="/console/sign-out">${csrfField(session)}<button class="button secondary small" type="submit">Sign out</button></form></div>
+<form method="post" action="/console/sign-out">${csrfField(session)}<button class="button secondary small" id="sign-out" type="submit">Sign out</button></form></div>
 </header>
 <div class="layout">
 <nav class="nav" aria-label="Console sections"><ul>${links}</ul></nav>
@@ -69,4 +69,12 @@ export function sendConsolePage(reply: FastifyReply, status: number, page: strin
 /** A notice above a form: what went wrong or what just happened. */
 export function notice(kind: 'error' | 'ok' | 'warn', text: string | SafeHtml): SafeHtml {
   return html`<div class="notice ${kind}" role="${kind === 'error' ? 'alert' : 'status'}">${text}</div>`;
+}
+
+/**
+ * A table that may scroll sideways on a phone: the scrolling box is focusable and named, so a
+ * keyboard can scroll it and a screen reader announces it (axe: scrollable-region-focusable).
+ */
+export function tableRegion(label: string, table: SafeHtml): SafeHtml {
+  return html`<div class="table-wrap" role="region" aria-label="${label}" tabindex="0">${table}</div>`;
 }

@@ -59,6 +59,14 @@ export async function anyOperatorExists(q: Queryable): Promise<boolean> {
   return rows.length > 0;
 }
 
+export async function otherEnabledAdminExists(q: Queryable, except: string): Promise<boolean> {
+  const { rows } = await q.query(
+    "SELECT 1 FROM operators WHERE role = 'admin' AND NOT disabled AND id <> $1 LIMIT 1",
+    [except],
+  );
+  return rows.length > 0;
+}
+
 export async function findOperatorByEmail(q: Queryable, email: string): Promise<OperatorRow | undefined> {
   const { rows } = await q.query<OperatorRow>(`SELECT ${COLUMNS} FROM operators WHERE email = $1`, [email]);
   return rows[0];
@@ -172,13 +180,13 @@ export async function recordSignInFailure(
     `INSERT INTO operator_sign_in_failures AS f (key, failures, locked_until, last_at)
      VALUES ($1, 1, NULL, $2)
      ON CONFLICT (key) DO UPDATE SET
-       failures = CASE WHEN f.last_at < $2 - make_interval(secs => $3::double precision / 1000) THEN 1 ELSE f.failures + 1 END,
+       failures = CASE WHEN f.last_at < $2::timestamptz - make_interval(secs => $3::double precision / 1000) THEN 1 ELSE f.failures + 1 END,
        last_at = $2`,
     [key, now, rule.windowMs],
   );
   await q.query(
     `UPDATE operator_sign_in_failures
-        SET locked_until = $2 + make_interval(secs => LEAST($4::double precision, 60000 * power(2, failures - $3)) / 1000)
+        SET locked_until = $2::timestamptz + make_interval(secs => LEAST($4::double precision, 60000 * power(2, failures - $3)) / 1000)
       WHERE key = $1 AND failures >= $3`,
     [key, now, rule.threshold, rule.maxLockMs],
   );

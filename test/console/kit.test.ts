@@ -103,6 +103,15 @@ describe('the console kit', () => {
     expect(changes.at(-1)).toBe('OP_2222222222A ada@example.com');
   });
 
+  it('takes `Origin: null` when Sec-Fetch-Site says same-origin (Chromium under no-referrer)', async () => {
+    const { cookie, csrf } = await signIn();
+    const done = await post(cookie, `_csrf=${encodeURIComponent(csrf)}`, {
+      origin: 'null',
+      'sec-fetch-site': 'same-origin',
+    });
+    expect(done.status).toBe(303);
+  });
+
   const forged: [string, string | undefined, Record<string, string>][] = [
     ['no _csrf', undefined, {}],
     ['a wrong _csrf', 'wrong', {}],

@@ -53,6 +53,8 @@ code { background: #eceff3; padding: .05rem .3rem; border-radius: .25rem; overfl
 .panel { background: var(--panel); border: 1px solid var(--line); border-radius: .5rem; padding: 1.25rem;
   margin: 0 0 1.25rem; }
 .panel > :last-child { margin-bottom: 0; }
+.panel > h2:first-child { margin-top: 0; }
+.field-row { align-items: end; }
 .cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(15rem, 1fr)); gap: 1rem; margin: 0 0 1.25rem;
   padding: 0; list-style: none; }
 .cards li { margin: 0; }

@@ -17,25 +17,37 @@ const refused = () =>
 
 /** Throws 403 unless the post is this session's own form, sent from this site. */
 export function checkFormPost(request: FastifyRequest, session: WebSession): void {
-  if (!sameOrigin(request)) throw refused();
+  checkSameOrigin(request);
   const body = request.body as Record<string, unknown> | undefined;
   const given = body?.[CSRF_FIELD];
   if (typeof given !== 'string' || !secretsEqual(given, session.csrfToken)) throw refused();
 }
 
 /**
- * Browsers send Sec-Fetch-Site and Origin with every form post; a client that sends neither is no
- * browser on another site's page, and still needs the token.
+ * Throws 403 unless the browser says the post comes from this site: the forms posted before a
+ * session exists (sign-in, setup) have no session token to carry, so this is their fence
+ * against another site signing a browser in.
+ */
+export function checkSameOrigin(request: FastifyRequest): void {
+  if (!sameOrigin(request)) throw refused();
+}
+
+/**
+ * Browsers send Sec-Fetch-Site (which no page can forge) and Origin with every form post; a
+ * client that sends neither is no browser on another site's page, and still needs the token.
+ * Under `Referrer-Policy: no-referrer` (the hosted pages' headers) Chromium sends `Origin: null`
+ * even for a post to the same site: Sec-Fetch-Site then decides.
  */
 function sameOrigin(request: FastifyRequest): boolean {
   const site = request.headers['sec-fetch-site'];
   if (site !== undefined && site !== 'same-origin' && site !== 'none') return false;
   const origin = request.headers.origin;
   if (origin === undefined) return true;
+  if (origin === 'null') return site === 'same-origin';
   try {
     return new URL(origin).host === request.host;
   } catch {
-    return false; // `Origin: null` (a sandboxed frame, a redirect across sites) and garbage
+    return false;
   }
 }
 

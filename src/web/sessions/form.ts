@@ -49,3 +49,9 @@ export function formField(body: unknown, name: string): string {
   const value = (body as FormFields | undefined)?.[name];
   return typeof value === 'string' ? value.trim() : '';
 }
+
+/** One field exactly as typed (passwords: their spaces count); '' when absent. */
+export function formRaw(body: unknown, name: string): string {
+  const value = (body as FormFields | undefined)?.[name];
+  return typeof value === 'string' ? value : '';
+}

@@ -1,7 +1,7 @@
 /** The public face of web/sessions/: the browser sessions of the console and the partner dashboard. */
 export { COOKIES, type SessionKind } from './cookies.ts';
-export { CSRF_FIELD, checkFormPost, csrfField } from './csrf.ts';
-export { type FormFields, formField, parseForm, registerFormParser } from './form.ts';
+export { CSRF_FIELD, checkFormPost, checkSameOrigin, csrfField } from './csrf.ts';
+export { type FormFields, formField, formRaw, parseForm, registerFormParser } from './form.ts';
 export {
   endSession,
   endSessionsOf,

@@ -64,13 +64,19 @@ const CSRF_CONTEXT = 'web_sessions.csrf';
 
 const secureCookies = (deps: SessionDeps) => deps.config.env === 'production';
 
-/** Starts a session and sets its cookie (the browser's earlier session of this kind, if any, is replaced). */
+/** Starts a session and sets its cookie; the browser's earlier session of this kind, if any, ends. */
 export async function startSession(
   deps: SessionDeps,
   reply: FastifyReply,
   who: SessionOwner,
   stage: SessionStage = 'active',
 ): Promise<WebSession> {
+  // A new token at every step (sign-in, second factor): a token seen before never opens more.
+  const earlier = readSessionCookie(reply.request, who.kind);
+  if (earlier !== undefined) {
+    const row = await findOpenSession(deps.db, sha256Hex(earlier), who.kind);
+    if (row) await endSessionRow(deps.db, row.id, deps.clock.now());
+  }
   const token = randomToken(32);
   const csrfToken = randomToken(32);
   const id = await insertSession(deps.db, {
