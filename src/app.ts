@@ -4,6 +4,7 @@ import { chainsOperatorRoutes } from './chains/index.ts';
 import { checkoutBrandingRoutes, checkoutPartnerRoutes, checkoutRoutes } from './checkout/index.ts';
 import type { Rampart } from './compose.ts';
 import {
+  consoleAdminRoutes,
   consoleOperatorRoutes,
   consoleRoutes,
   consoleSetupRoutes,
@@ -138,6 +139,7 @@ export async function buildApp(ctx: Rampart, options: BuildOptions): Promise<Fas
   await app.register(consoleOperatorRoutes, { ctx });
   await app.register(consoleTokenRoutes, { ctx });
   await app.register(consoleSupportRoutes, { ctx });
+  await app.register(consoleAdminRoutes, { ctx });
   await app.register(notImplementedRoutes);
   return app;
 }

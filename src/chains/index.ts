@@ -34,6 +34,7 @@ export {
   type ChainDeposit,
   type ChainOutcome,
   type ChainOutcomeHandler,
+  type ChainReconciliation,
   type ChainSend,
   type ChainsDeps,
   chainBooksGas,
@@ -49,4 +50,5 @@ export {
   requestChainSends,
   stopChainSend,
 } from './port.ts';
+export { chainsWithCustody, reconcileChain } from './reconciliation.ts';
 export { sandboxChain } from './sandbox-chain.ts';

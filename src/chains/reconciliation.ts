@@ -1,4 +1,4 @@
-import { isChain } from './addresses.ts';
+import { CHAINS, type Chain, isChain } from './addresses.ts';
 import { chainErrors } from './errors.ts';
 import type { ChainReconciliation, ChainsDeps } from './port.ts';
 
@@ -15,6 +15,11 @@ export async function reconcileChain(ctx: ChainsDeps, name: string): Promise<Cha
     if (isRpcFailure(error)) throw chainErrors.nodeUnreachable(name);
     throw error;
   }
+}
+
+/** The chains whose custody can be reconciled (those with an RPC URL), in the order CHAINS lists them. */
+export function chainsWithCustody(ctx: ChainsDeps): Chain[] {
+  return CHAINS.filter((chain) => ctx.chains.backends[chain]?.reconcile !== undefined);
 }
 
 /** viem's errors of a node that cannot be reached or answers garbage (not the database's). */

@@ -1,4 +1,5 @@
 /** The public face of console/: the operator console's kit and routes. */
+export { consoleAdminRoutes } from './admin-routes.ts';
 export { CONSOLE_ASSET_PATHS } from './assets.ts';
 export type { ConsoleDeps } from './deps.ts';
 export { consoleAct, consoleGuard, SIGN_IN_PATH } from './guard.ts';

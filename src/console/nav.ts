@@ -16,6 +16,13 @@ export const CONSOLE_NAV: ConsoleNavEntry[] = [
   { href: '/console/search', label: 'Search', role: 'support' },
   { href: '/console/reviews', label: 'KYC reviews', role: 'support' },
   { href: '/console/callbacks', label: 'Callbacks', role: 'support' },
+  { href: '/console/partners', label: 'Partners', role: 'support' },
+  { href: '/console/orders', label: 'Card orders', role: 'support' },
+  { href: '/console/disputes', label: 'Disputes', role: 'support' },
+  { href: '/console/ledger', label: 'Ledger', role: 'support' },
+  { href: '/console/reconciliation', label: 'Reconciliation', role: 'support' },
+  { href: '/console/audit', label: 'Audit log', role: 'support' },
+  { href: '/console/settings', label: 'Fees and rates', role: 'support' },
   { href: '/console/operators', label: 'Operators', role: 'admin' },
   { href: '/console/tokens', label: 'API tokens', role: 'support' },
 ];

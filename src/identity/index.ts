@@ -21,7 +21,15 @@ export { purgeExpiredReplays } from './keys-store.ts';
 export { legacyAccountRoutes } from './legacy-account-routes.ts';
 export { type IdentityDeps, resolveMasquerade, type UserOwnerLookup } from './masquerade.ts';
 export { identityOperatorRoutes } from './operator-routes.ts';
-export { type CreatedMaster, ensureSandboxDemo } from './operator-service.ts';
+export {
+  type CreatedMaster,
+  createAccountKey,
+  ensureSandboxDemo,
+  listAccountKeys,
+  revokeAccountKey,
+  switchUsersApi,
+} from './operator-service.ts';
+export { type PartnerRow, partnersPage } from './partners.ts';
 export { identityRoutes } from './routes.ts';
 export { AccountParams } from './schemas.ts';
 export type { Scope } from './types.ts';

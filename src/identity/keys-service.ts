@@ -1,6 +1,6 @@
 import type { AppContext } from '../platform/context.ts';
 import type { Tx } from '../platform/db/pool.ts';
-import { notFound } from '../platform/errors.ts';
+import { invalidValue, notFound } from '../platform/errors.ts';
 import { authErrors, identityErrors } from './errors.ts';
 import { firstEntryOutside, parseWhitelist } from './ip-whitelist.ts';
 import { deleteKeyWithin, insertKey, secretHashExists, setKeyWhitelist } from './keys-store.ts';
@@ -51,10 +51,19 @@ export async function storeAccountKey(
 }
 
 /** What a new key is: its type, description and (canonical) whitelist, defaults filled in. */
+/** The API routes' schemas check these too; the console's forms reach here with whatever was posted. */
+const MAX_KEY_DESCRIPTION = 200;
+
 export function keyRequest(input: CreateKeyInput) {
+  const type = input.type ?? 'FULL';
+  if (type !== 'FULL' && type !== 'READONLY') throw invalidValue('type', 'type must be FULL or READONLY.');
+  const desc = input.desc ?? '';
+  if (typeof desc !== 'string' || desc.length > MAX_KEY_DESCRIPTION) {
+    throw invalidValue('desc', `desc must be text of at most ${MAX_KEY_DESCRIPTION} characters.`);
+  }
   return {
-    type: input.type ?? 'FULL',
-    desc: input.desc ?? '',
+    type,
+    desc,
     ipWhitelist: parseWhitelist(input.ipWhitelist ?? []),
   };
 }

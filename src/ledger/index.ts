@@ -1,6 +1,12 @@
 /** The public face of ledger/: what routes and other domains use. Inside ledger/, files import each other directly. */
 
 export { type ConsoleEntry, type ConsoleHold, consoleHold, entriesWithPostings } from './console-store.ts';
+export {
+  type BalanceLine,
+  type BalanceSelection,
+  customerBalancesPage,
+  houseBalances,
+} from './listing.ts';
 export type { LedgerDeps, OwnerLookups } from './owners.ts';
 export { ledgerOperatorRoutes } from './routes.ts';
 export {

@@ -3,6 +3,7 @@
 export { type BillingAddressesOf, rekeyAddressSpend } from './address-rekey.ts';
 export { addressSpendKey, type BillingAddress, checkBillingAddress } from './billing-address.ts';
 export { SUPPORTED_COUNTRIES } from './countries.ts';
+export { getLimitOverride, setLimitOverride } from './overrides.ts';
 export { limitsRoutes } from './routes.ts';
 export { AddressBody } from './schemas.ts';
 export {

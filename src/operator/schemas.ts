@@ -1,10 +1,11 @@
 import { Type } from 'typebox';
+import { MAX_ADVANCE_SECONDS } from './service.ts';
 
 export const AdvanceClockBody = Type.Object(
   {
     advanceSeconds: Type.Integer({
       minimum: 1,
-      maximum: 10 * 366 * 24 * 3600,
+      maximum: MAX_ADVANCE_SECONDS,
       description: 'Seconds to move forward',
     }),
   },

@@ -1,7 +1,7 @@
 import type { Clock } from '../platform/clock.ts';
 import type { AppContext } from '../platform/context.ts';
 import { withTransaction } from '../platform/db/pool.ts';
-import { forbidden } from '../platform/errors.ts';
+import { forbidden, invalidValue } from '../platform/errors.ts';
 import { auditOperatorChange, type OperatorAct } from './audit.ts';
 import { addClockOffsetMs, readClockOffsetMs } from './store.ts';
 
@@ -9,6 +9,9 @@ export interface ClockState {
   offsetSeconds: number;
   now: number;
 }
+
+/** Ten years: the furthest one move may take the clock. */
+export const MAX_ADVANCE_SECONDS = 10 * 366 * 24 * 3600;
 
 /** Moves the sandbox clock forward; the change and its audit row commit together. */
 export async function advanceSandboxClock(
@@ -18,6 +21,13 @@ export async function advanceSandboxClock(
 ): Promise<ClockState> {
   const clock = ctx.sandboxClock;
   if (!clock) throw forbidden('The sandbox clock exists only in sandbox.', 'accessDenied.sandboxOnly');
+  // The operator API's schema holds the same bounds; the console's form reaches here unchecked.
+  if (!Number.isInteger(advanceSeconds) || advanceSeconds < 1 || advanceSeconds > MAX_ADVANCE_SECONDS) {
+    throw invalidValue(
+      'advanceSeconds',
+      `advanceSeconds must be a whole number from 1 to ${MAX_ADVANCE_SECONDS}.`,
+    );
+  }
   const offsetMs = await withTransaction(ctx.db, async (tx) => {
     const offset = await addClockOffsetMs(tx, advanceSeconds * 1000);
     await auditOperatorChange(tx, call, 'sandbox:clock', { advanceSeconds, offsetMs: offset });

@@ -2,16 +2,14 @@ import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import {
   ConnectorSignatureError,
   cardErrors,
-  failedOperations,
   findPayment,
   type ProcessorEvent,
-  paymentsNeedingAttention,
   updatePayment,
 } from '../cards/index.ts';
 import { ApiError } from '../platform/errors.ts';
 import { errorResponses, OPERATOR_SECURITY, withExample } from '../platform/http/openapi.ts';
-import { Money } from '../platform/money.ts';
 import { PAGE_SECURITY_HEADERS } from '../web/index.ts';
+import { cardPaymentsNeedingAttention } from './attention.ts';
 import { onProcessorEvent, type Resolution, returnFromChallenge } from './card-payments.ts';
 import type { WalletOrdersDeps } from './deps.ts';
 import {
@@ -73,7 +71,7 @@ export const cardProcessorRoutes: FastifyPluginAsync<{ ctx: WalletOrdersDeps }> 
           'Operator token only; with the sandbox or no processor, both lists are empty. `payments`: authorizations the processor never confirmed within the status poll’s bound (the order stays RUNNING_CHECKS; decide it from the processor’s dashboard). `operations`: captures, voids and refunds the processor refused, with its words; a refused capture is booked to `house:card-losses`.',
       },
     },
-    async () => needingAttention(ctx),
+    async () => cardPaymentsNeedingAttention(ctx),
   );
   const connector = ctx.cardProcessor.remote;
   if (!connector) return;
@@ -170,36 +168,6 @@ async function settledOutcome(ctx: WalletOrdersDeps, orderId: string): Promise<s
   if (order.status === 'FAILED') return 'DECLINED';
   if (order.status !== 'RUNNING_CHECKS' || order.auth_state === 'PASSED') return 'APPROVED';
   return order.auth_state === 'PENDING' && order.auth_method === '3DS' ? 'PENDING' : 'NOT_PENDING';
-}
-
-/**
- * The operator's view of what a remote processor left undecided: authorizations the status poll
- * gave up on, and captures, voids and refunds the processor refused.
- */
-async function needingAttention(ctx: WalletOrdersDeps) {
-  const [payments, operations] = await Promise.all([
-    paymentsNeedingAttention(ctx.db),
-    failedOperations(ctx.db),
-  ]);
-  return {
-    payments: payments.map((p) => ({
-      orderId: p.order_id,
-      processor: p.processor,
-      reference: p.reference,
-      state: p.state,
-      amount: new Money(p.amount),
-      currency: p.currency,
-      attention: p.attention,
-    })),
-    operations: operations.map((op) => ({
-      orderId: op.order_id,
-      kind: op.kind,
-      n: op.n,
-      amount: op.amount === null ? null : new Money(op.amount),
-      detail: op.detail,
-      at: op.updated_at,
-    })),
-  };
 }
 
 function outcomeOf(resolution: Resolution): string {

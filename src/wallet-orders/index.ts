@@ -1,5 +1,7 @@
 /** The public face of wallet-orders/: what routes and other domains use. Inside wallet-orders/, files import each other directly. */
+export { cardPaymentsNeedingAttention } from './attention.ts';
 export { cardProcessorRoutes } from './card-processor-routes.ts';
+export { type CardReconciliation, reconcileCards } from './card-reconciliation.ts';
 export { type CodeSender, sandboxCodeSender, smsCodeSender, undeliveredCodes } from './code-sender.ts';
 export {
   consoleOrderByReservation,
@@ -8,8 +10,15 @@ export {
   consoleOrdersOfUser,
 } from './console-store.ts';
 export type { WalletOrdersDeps } from './deps.ts';
+export {
+  disputesPage,
+  type ListedDispute,
+  type ListedOrder,
+  type OrderStatus,
+  recentOrdersPage,
+} from './listing.ts';
 export { createOrderPlacement } from './order-groups.ts';
-export { refundRoutes } from './refund-routes.ts';
+export { periodOf, refundRoutes } from './refund-routes.ts';
 export { walletOrderRoutes } from './routes.ts';
 export { ProcessBody, parseProcessBody } from './schemas.ts';
 export {
