@@ -14,5 +14,11 @@ export {
 } from './order-transfers.ts';
 export { transfersRoutes } from './routes.ts';
 export { sandboxBank } from './sandbox-bank.ts';
-export { createSettledTransfers, getTransfer, type TransfersDeps, trackTransfer } from './service.ts';
+export {
+  createSettledTransfers,
+  getTransfer,
+  type TransfersDeps,
+  trackTransfer,
+  transfersAfter,
+} from './service.ts';
 export { transfersV2Routes } from './v2-routes.ts';

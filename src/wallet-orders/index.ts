@@ -10,10 +10,12 @@ export {
   authorizationState,
   placePreparedOrder,
   prepareHostedOrder,
+  readFullOrder,
   readWalletOrder,
   submitAuthorizationCodes,
   type WalletOrderRequest,
   type WalletOrderView,
+  walletOrdersAfter,
 } from './service.ts';
 export { threeDsRoutes } from './three-ds-routes.ts';
 export { onOrderDeliveries, onOrderDelivery } from './transitions.ts';

@@ -2,4 +2,4 @@
 
 export type { WalletsDeps } from './deps.ts';
 export { walletRoutes } from './routes.ts';
-export { walletExists, walletOwners } from './service.ts';
+export { walletExists, walletOwners, walletsAfter } from './service.ts';
