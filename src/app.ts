@@ -3,11 +3,13 @@ import { callbackOperatorRoutes, callbackRoutes } from './callbacks/index.ts';
 import { chainsOperatorRoutes } from './chains/index.ts';
 import { checkoutBrandingRoutes, checkoutPartnerRoutes, checkoutRoutes } from './checkout/index.ts';
 import type { Rampart } from './compose.ts';
+import { dashboardRoutes } from './dashboard/index.ts';
 import {
   accountDocumentRoutes,
   awaitReadAudits,
   identityOperatorRoutes,
   identityRoutes,
+  keyUsageOn,
   legacyAccountRoutes,
   partnerAccess,
 } from './identity/index.ts';
@@ -84,8 +86,12 @@ export async function buildApp(ctx: Rampart, options: BuildOptions): Promise<Fas
     (request) => request.caller?.apiKey,
   );
   app.addHook('onClose', limits.close);
+  const keyUsage = keyUsageOn(ctx.asyncCommitDb, (error) =>
+    app.log.warn({ err: error }, "API keys' last-used times not written"),
+  );
+  app.addHook('onClose', () => keyUsage.flush());
   // Authentication runs on the raw bytes, before any JSON is parsed.
-  installBodyParsers(app, partnerAccess(ctx, limits.perKey));
+  installBodyParsers(app, partnerAccess(ctx, limits.perKey, keyUsage));
   awaitReadAudits(app);
   installOperatorAuth(app, ctx);
   app.setSerializerCompiler(() => serializeJson);
@@ -123,6 +129,7 @@ export async function buildApp(ctx: Rampart, options: BuildOptions): Promise<Fas
   await app.register(chainsOperatorRoutes, { ctx });
   await app.register(callbackRoutes, { ctx });
   await app.register(callbackOperatorRoutes, { ctx });
+  await app.register(dashboardRoutes, { ctx });
   await app.register(notImplementedRoutes);
   return app;
 }
