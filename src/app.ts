@@ -3,6 +3,7 @@ import { callbackOperatorRoutes, callbackRoutes } from './callbacks/index.ts';
 import { chainsOperatorRoutes } from './chains/index.ts';
 import { checkoutBrandingRoutes, checkoutPartnerRoutes, checkoutRoutes } from './checkout/index.ts';
 import type { Rampart } from './compose.ts';
+import { consoleRoutes } from './console/index.ts';
 import { dashboardRoutes } from './dashboard/index.ts';
 import {
   accountDocumentRoutes,
@@ -129,6 +130,7 @@ export async function buildApp(ctx: Rampart, options: BuildOptions): Promise<Fas
   await app.register(chainsOperatorRoutes, { ctx });
   await app.register(callbackRoutes, { ctx });
   await app.register(callbackOperatorRoutes, { ctx });
+  await app.register(consoleRoutes, { ctx });
   await app.register(dashboardRoutes, { ctx });
   await app.register(notImplementedRoutes);
   return app;

@@ -51,6 +51,8 @@ export interface Config {
   jobLeaseSeconds: number;
   /** Signed requests' timestamps may differ from real time by at most this much. */
   signatureWindowMs: number;
+  /** A console or dashboard session ends after this long without a request (src/web/sessions/). */
+  webSessionIdleMinutes: number;
   /** Fastify trustProxy: false, or addresses/CIDRs of proxies whose X-Forwarded-For is believed. */
   trustProxy: false | string[];
   redisUrl: string | undefined;
@@ -335,6 +337,7 @@ export function loadConfig(env: Env = process.env): Config {
     workerPoolSize: intSetting(env, 'RAMPART_WORKER_POOL_SIZE', 4, 1, 100),
     jobLeaseSeconds: intSetting(env, 'RAMPART_JOB_LEASE_SECONDS', 60, 3, 3600),
     signatureWindowMs: intSetting(env, 'RAMPART_SIGNATURE_WINDOW_MS', 300_000, 1000, 3_600_000),
+    webSessionIdleMinutes: intSetting(env, 'RAMPART_WEB_SESSION_IDLE_MINUTES', 30, 1, 720),
     trustProxy: trustProxy(env),
     redisUrl: redisUrl(env),
     rateLimitPerKeyPerMinute: intSetting(env, 'RAMPART_RATE_LIMIT_PER_KEY', 1200, 1, 10_000_000),

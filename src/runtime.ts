@@ -115,7 +115,10 @@ export const RAMPART_TABLES = [
   'ledger_entries',
   'ledger_holds',
   'ledger_postings',
+  'operator_api_tokens',
   'operator_audit',
+  'operator_sign_in_failures',
+  'operators',
   'payment_methods',
   'pricing_generation',
   'reference_prices',
@@ -138,6 +141,7 @@ export const RAMPART_TABLES = [
   'wallet_order_webhooks',
   'wallet_orders',
   'wallets',
+  'web_sessions',
 ];
 
 const CLOCK_SYNC_MS = 1000;

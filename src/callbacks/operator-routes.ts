@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
-import { operatorAction } from '../operator/index.ts';
+import { operatorAct } from '../operator/index.ts';
 import type { AppContext } from '../platform/context.ts';
 import { errorResponses, OPERATOR_SECURITY, withExample } from '../platform/http/openapi.ts';
 import type { DeliveryStatus } from './deliveries-store.ts';
@@ -66,7 +66,7 @@ export const callbackOperatorRoutes: FastifyPluginAsync<{ ctx: AppContext }> = a
       },
     },
     async (request) => {
-      const act = { action: operatorAction(request), remoteIp: request.ip };
+      const act = operatorAct(request);
       const answer = await resendCallback(ctx, act, request.params.deliveryId);
       request.operatorAudited = true;
       return answer;

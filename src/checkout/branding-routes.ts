@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { type Static, Type } from 'typebox';
 import { AccountParams, scopeOf } from '../identity/index.ts';
-import { operatorAction } from '../operator/index.ts';
+import { operatorAct } from '../operator/index.ts';
 import type { AppContext } from '../platform/context.ts';
 import { notFound } from '../platform/errors.ts';
 import {
@@ -127,7 +127,7 @@ export const checkoutBrandingRoutes: FastifyPluginAsync<{ ctx: AppContext }> = a
       },
     },
     async (request) => {
-      const act = { action: operatorAction(request), remoteIp: request.ip };
+      const act = operatorAct(request);
       const answer = await setBrandingAsOperator(ctx, act, request.params.accountId, request.body);
       request.operatorAudited = true;
       return answer;

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
-import { operatorAction } from '../operator/index.ts';
+import { operatorAct } from '../operator/index.ts';
 import type { AppContext } from '../platform/context.ts';
 import { runIdempotent, sendIdempotent } from '../platform/http/idempotency.ts';
 import { errorResponses, OPERATOR_SECURITY, withExample } from '../platform/http/openapi.ts';
@@ -53,7 +53,7 @@ export const identityOperatorRoutes: FastifyPluginAsync<{ ctx: AppContext }> = a
       },
     },
     async (request, reply) => {
-      const act = { action: operatorAction(request), remoteIp: request.ip };
+      const act = operatorAct(request);
       const outcome = await runIdempotent(ctx, request, 'operator', (tx) =>
         createMasterAccount(ctx, tx, act, request.body),
       );
@@ -77,7 +77,7 @@ export const identityOperatorRoutes: FastifyPluginAsync<{ ctx: AppContext }> = a
       },
     },
     async (request) => {
-      const act = { action: operatorAction(request), remoteIp: request.ip };
+      const act = operatorAct(request);
       const answer = await switchUsersApi(ctx, act, request.params.accountId, request.body.enabled);
       request.operatorAudited = true;
       return answer;
@@ -103,7 +103,7 @@ export const identityOperatorRoutes: FastifyPluginAsync<{ ctx: AppContext }> = a
       },
     },
     async (request, reply) => {
-      const act = { action: operatorAction(request), remoteIp: request.ip };
+      const act = operatorAct(request);
       const outcome = await runIdempotent(ctx, request, 'operator', (tx) =>
         createAccountKey(ctx, tx, act, request.params.accountId, request.body ?? {}),
       );
@@ -145,7 +145,7 @@ export const identityOperatorRoutes: FastifyPluginAsync<{ ctx: AppContext }> = a
       },
     },
     async (request) => {
-      const act = { action: operatorAction(request), remoteIp: request.ip };
+      const act = operatorAct(request);
       const answer = await revokeAccountKey(ctx, act, request.params.accountId, request.params.apiKey);
       request.operatorAudited = true;
       return answer;

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
-import { operatorAction } from '../operator/index.ts';
+import { operatorAct } from '../operator/index.ts';
 import { runIdempotent, sendIdempotent } from '../platform/http/idempotency.ts';
 import { errorResponses, OPERATOR_SECURITY, withExample } from '../platform/http/openapi.ts';
 import { type CreditInput, creditOwner } from './credits.ts';
@@ -50,7 +50,7 @@ export const ledgerOperatorRoutes: FastifyPluginAsync<{ ctx: LedgerDeps }> = asy
       },
     },
     async (request, reply) => {
-      const act = { action: operatorAction(request), remoteIp: request.ip };
+      const act = operatorAct(request);
       const outcome = await runIdempotent(ctx, request, 'operator', (tx) =>
         creditOwner(ctx.owners, tx, act, request.body),
       );

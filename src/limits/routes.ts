@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { scopeOf } from '../identity/index.ts';
-import { operatorAction } from '../operator/index.ts';
+import { operatorAct } from '../operator/index.ts';
 import {
   errorResponses,
   OPERATOR_SECURITY,
@@ -103,7 +103,7 @@ export const limitsRoutes: FastifyPluginAsync<{ ctx: LimitsDeps }> = async (app,
       },
     },
     async (request) => {
-      const act = { action: operatorAction(request), remoteIp: request.ip };
+      const act = operatorAct(request);
       const answer = await setLimitOverride(ctx, act, request.params.accountId, request.body);
       request.operatorAudited = true;
       return answer;

@@ -1,13 +1,26 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../platform/context.ts';
-import { secretsEqual } from '../platform/crypto.ts';
-import { unauthenticated } from '../platform/errors.ts';
+import { secretsEqual, sha256Hex } from '../platform/crypto.ts';
+import { forbidden, unauthenticated } from '../platform/errors.ts';
+import type { OperatorRole } from '../web/sessions/index.ts';
+import { OPERATOR_TOKEN_ACTOR, type OperatorAct, operatorActorName } from './audit.ts';
+import { findTokenOperator } from './operators-store.ts';
+import { PERSONAL_TOKEN_PATTERN, requiredRole, roleAllows } from './roles.ts';
 import { insertAudit } from './store.ts';
+
+/** Who is calling the operator API: the shared token, or a named operator's personal token. */
+export interface OperatorCaller {
+  actor: string;
+  operatorId: string | undefined;
+  role: OperatorRole;
+}
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** Set when the handler already wrote its audit row inside its own transaction. */
     operatorAudited?: boolean;
+    /** Set by the operator auth hook once the bearer token is known. */
+    operatorCaller?: OperatorCaller;
   }
 }
 
@@ -23,25 +36,66 @@ export function operatorAction(request: FastifyRequest): string {
   return `${request.method} ${request.routeOptions.url ?? request.url.split('?')[0]}`;
 }
 
+/** The OperatorAct of an operator API call: what its audited change records as the actor. */
+export function operatorAct(request: FastifyRequest): OperatorAct {
+  const caller = request.operatorCaller;
+  return {
+    action: operatorAction(request),
+    remoteIp: request.ip,
+    actor: caller?.actor ?? OPERATOR_TOKEN_ACTOR,
+    operatorId: caller?.operatorId,
+  };
+}
+
+const SHARED_TOKEN_CALLER: OperatorCaller = {
+  actor: OPERATOR_TOKEN_ACTOR,
+  operatorId: undefined,
+  role: 'admin',
+};
+
 /**
- * Operator calls carry `Authorization: Bearer <RAMPART_OPERATOR_TOKEN>`, compared in constant
- * time. The hooks are attached to every route under /operator/, whichever module declares it,
- * and to no other route (partner traffic pays nothing for them). Every call is audited: state
- * changes write their row in their own transaction, and the onResponse hook writes one for
- * everything else (reads, refusals, bad input).
+ * Operator calls carry `Authorization: Bearer <token>`: RAMPART_OPERATOR_TOKEN (compared in
+ * constant time; acts as an admin) or a named operator's personal token `rop_…` (looked up by
+ * its SHA-256; acts with that operator's role, route by route: docs/contract.md, decision 139).
+ * The hooks are attached to every route under /operator/, whichever module declares it, and to
+ * no other route (partner traffic pays nothing for them). Every call is audited: state changes
+ * write their row in their own transaction, and the onResponse hook writes one for everything
+ * else (reads, refusals, bad input).
  */
 export function installOperatorAuth(app: FastifyInstance, ctx: AppContext) {
-  const checkToken = async (request: FastifyRequest) => {
+  const identify = async (request: FastifyRequest): Promise<OperatorCaller> => {
     const token = bearerToken(request);
-    if (token === undefined || !secretsEqual(token, ctx.config.operatorToken)) {
-      throw unauthenticated('accessDenied.invalidOperatorToken', 'Missing or invalid operator token.');
+    if (token !== undefined && secretsEqual(token, ctx.config.operatorToken)) return SHARED_TOKEN_CALLER;
+    if (token !== undefined && PERSONAL_TOKEN_PATTERN.test(token)) {
+      const operator = await findTokenOperator(ctx.db, sha256Hex(token));
+      if (operator) {
+        return {
+          actor: operatorActorName(operator.id, operator.email),
+          operatorId: operator.id,
+          role: operator.role,
+        };
+      }
+    }
+    throw unauthenticated('accessDenied.invalidOperatorToken', 'Missing or invalid operator token.');
+  };
+  const checkToken = async (request: FastifyRequest) => {
+    const caller = await identify(request);
+    request.operatorCaller = caller;
+    const needed = requiredRole(request.method, request.routeOptions.url ?? '');
+    if (!roleAllows(caller.role, needed)) {
+      throw forbidden(
+        `This call needs the ${needed} role; the token's operator is ${caller.role}.`,
+        'accessDenied.role',
+      );
     }
   };
   const audit = async (request: FastifyRequest, reply: FastifyReply) => {
     if (request.operatorAudited) return;
     const status = reply.statusCode;
+    const caller = request.operatorCaller;
     await insertAudit(ctx.db, {
-      actor: status === 401 ? 'anonymous' : 'operator',
+      actor: caller?.actor ?? 'anonymous',
+      operatorId: caller?.operatorId,
       action: operatorAction(request),
       outcome: status === 401 || status === 403 ? 'denied' : status >= 400 ? 'rejected' : 'ok',
       status,
@@ -52,7 +106,7 @@ export function installOperatorAuth(app: FastifyInstance, ctx: AppContext) {
   // which operator routes exist (404/405 would say). Only unmatched requests take this branch.
   app.addHook('onRequest', (request, _reply, done) => {
     if (!request.is404 || !request.url.startsWith('/operator/')) return done();
-    checkToken(request).then(() => done(), done);
+    identify(request).then(() => done(), done);
   });
   app.addHook('onRoute', (route) => {
     if (!route.url.startsWith('/operator/')) return;

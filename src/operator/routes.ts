@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { errorResponses, OPERATOR_SECURITY, withExample } from '../platform/http/openapi.ts';
-import { operatorAction } from './auth.ts';
+import { operatorAct } from './auth.ts';
 import { advanceClockRequest, clockAnswer } from './examples.ts';
 import { AdvanceClockBody, ClockState } from './schemas.ts';
 import { advanceSandboxClock, type OperatorDeps, sandboxClockState } from './service.ts';
@@ -22,11 +22,7 @@ export const operatorRoutes: FastifyPluginAsync<{ ctx: OperatorDeps }> = async (
       },
     },
     async (request) => {
-      const state = await advanceSandboxClock(
-        ctx,
-        { action: operatorAction(request), remoteIp: request.ip },
-        request.body.advanceSeconds,
-      );
+      const state = await advanceSandboxClock(ctx, operatorAct(request), request.body.advanceSeconds);
       request.operatorAudited = true;
       return state;
     },

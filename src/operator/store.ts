@@ -2,6 +2,8 @@ import type { Queryable } from '../platform/db/pool.ts';
 
 export interface AuditEntry {
   actor: string;
+  /** The named operator (OP_…) behind the call, when there is one. */
+  operatorId?: string | undefined;
   action: string;
   target?: string | undefined;
   outcome: 'ok' | 'denied' | 'rejected';
@@ -12,8 +14,8 @@ export interface AuditEntry {
 
 export async function insertAudit(q: Queryable, entry: AuditEntry): Promise<void> {
   await q.query(
-    `INSERT INTO operator_audit (actor, action, target, outcome, status, remote_ip, detail)
-     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+    `INSERT INTO operator_audit (actor, action, target, outcome, status, remote_ip, detail, operator_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
     [
       entry.actor,
       entry.action,
@@ -22,6 +24,7 @@ export async function insertAudit(q: Queryable, entry: AuditEntry): Promise<void
       entry.status,
       entry.remoteIp ?? null,
       JSON.stringify(entry.detail ?? {}),
+      entry.operatorId ?? null,
     ],
   );
 }

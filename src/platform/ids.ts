@@ -3,7 +3,7 @@ import { randomBytes, randomInt } from 'node:crypto';
 /** The id alphabet of docs/contract.md (Conventions): digits 2-9 and upper-case letters without I and O, so ids read back unambiguously. */
 export const ID_ALPHABET = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
 
-export type IdPrefix = 'AC' | 'US' | 'TF' | 'WO' | 'DA' | 'PA' | 'PT' | 'DO' | 'CB' | 'JB' | 'WA';
+export type IdPrefix = 'AC' | 'US' | 'TF' | 'WO' | 'DA' | 'PA' | 'PT' | 'DO' | 'CB' | 'JB' | 'WA' | 'OP';
 
 // Random bytes are drawn from a pooled 4 KiB buffer: one CSPRNG call per ~680 ids instead of
 // one per id (a fresh call is a large part of a small answer's CPU, an error's for one).

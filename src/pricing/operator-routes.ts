@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { operatorAction } from '../operator/index.ts';
+import { operatorAct } from '../operator/index.ts';
 import { errorResponses, OPERATOR_SECURITY, withExample } from '../platform/http/openapi.ts';
 import { feeScheduleExample, referencePricesAnswer, referencePricesRequest } from './examples.ts';
 import type { FeeScheduleJson } from './fees.ts';
@@ -32,7 +32,7 @@ export const pricingOperatorRoutes: FastifyPluginAsync<{ ctx: PricingDeps }> = a
       },
     },
     async (request) => {
-      const call = { action: operatorAction(request), remoteIp: request.ip };
+      const call = operatorAct(request);
       const answer = await setReferencePrices(ctx, call, request.body);
       request.operatorAudited = true;
       return answer;
@@ -68,7 +68,7 @@ export const pricingOperatorRoutes: FastifyPluginAsync<{ ctx: PricingDeps }> = a
       },
     },
     async (request) => {
-      const call = { action: operatorAction(request), remoteIp: request.ip };
+      const call = operatorAct(request);
       const answer = await setFeeSchedule(ctx, call, request.body);
       request.operatorAudited = true;
       return answer;

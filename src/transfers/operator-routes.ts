@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { operatorAction } from '../operator/index.ts';
+import { operatorAct } from '../operator/index.ts';
 import { runIdempotent, sendIdempotent } from '../platform/http/idempotency.ts';
 import { errorResponses, OPERATOR_SECURITY, withExample } from '../platform/http/openapi.ts';
 import { simulateDeposit } from './deposits.ts';
@@ -28,7 +28,7 @@ export const transfersOperatorRoutes: FastifyPluginAsync<{ ctx: TransferRulesDep
       },
     },
     async (request, reply) => {
-      const act = { action: operatorAction(request), remoteIp: request.ip };
+      const act = operatorAct(request);
       const outcome = await runIdempotent(ctx, request, 'operator', (tx) =>
         simulateDeposit(ctx, tx, act, request.body),
       );

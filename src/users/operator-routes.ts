@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { operatorAction } from '../operator/index.ts';
+import { operatorAct } from '../operator/index.ts';
 import { errorResponses, OPERATOR_SECURITY, withExample } from '../platform/http/openapi.ts';
 import type { UsersDeps } from './deps.ts';
 import { reviewAnswer, reviewListAnswer, reviewRequest } from './examples.ts';
@@ -41,7 +41,7 @@ export const usersOperatorRoutes: FastifyPluginAsync<{ ctx: UsersDeps }> = async
       },
     },
     async (request) => {
-      const act = { action: operatorAction(request), remoteIp: request.ip };
+      const act = operatorAct(request);
       const answer = await reviewScope(ctx, act, request.params.userId, request.params.scope, request.body);
       request.operatorAudited = true;
       return answer;

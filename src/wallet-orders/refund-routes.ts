@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { idempotencyScope, scopeOf } from '../identity/index.ts';
-import { operatorAction } from '../operator/index.ts';
+import { operatorAct } from '../operator/index.ts';
 import { invalidValue } from '../platform/errors.ts';
 import { runIdempotent, sendIdempotent } from '../platform/http/idempotency.ts';
 import {
@@ -79,7 +79,7 @@ export const refundRoutes: FastifyPluginAsync<{ ctx: WalletOrdersDeps }> = async
       },
     },
     async (request, reply) => {
-      const act = { action: operatorAction(request), remoteIp: request.ip };
+      const act = operatorAct(request);
       const outcome = await runIdempotent(ctx, request, 'operator', (tx) =>
         operatorRefund(ctx, tx, act, request.params.orderId, request.body),
       );
@@ -106,7 +106,7 @@ export const refundRoutes: FastifyPluginAsync<{ ctx: WalletOrdersDeps }> = async
       },
     },
     async (request, reply) => {
-      const act = { action: operatorAction(request), remoteIp: request.ip };
+      const act = operatorAct(request);
       const outcome = await runIdempotent(ctx, request, 'operator', (tx) =>
         simulateDispute(ctx, tx, act, request.params.orderId, request.body.action),
       );

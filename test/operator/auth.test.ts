@@ -98,7 +98,7 @@ describe('operator authentication', () => {
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ offsetSeconds: 0, now: expect.any(Number) });
     expect(await nextAuditRow(count)).toMatchObject({
-      actor: 'operator',
+      actor: 'operator-token',
       action: 'GET /operator/v1/sandbox/clock',
       outcome: 'ok',
       status: 200,
@@ -115,7 +115,11 @@ describe('operator authentication', () => {
     await expectEnvelopeResponse(response, 400, 'FieldRequiredException', {
       problematicField: 'advanceSeconds',
     });
-    expect(await nextAuditRow(count)).toMatchObject({ actor: 'operator', outcome: 'rejected', status: 400 });
+    expect(await nextAuditRow(count)).toMatchObject({
+      actor: 'operator-token',
+      outcome: 'rejected',
+      status: 400,
+    });
   });
 
   it('takes the scheme name in any case (RFC 9110), the token only exactly', async () => {

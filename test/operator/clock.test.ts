@@ -61,7 +61,7 @@ describe('POST /operator/v1/sandbox/clock', () => {
     const rows = await clockAuditRows(t);
     expect(rows).toEqual([
       {
-        actor: 'operator',
+        actor: 'operator-token',
         action: 'POST /operator/v1/sandbox/clock',
         target: 'sandbox:clock',
         outcome: 'ok',
