@@ -205,14 +205,18 @@ describe('sessions of one kind only', () => {
     await client.signIn(a);
     expect(client.cookie).toContain('Path=/dashboard;');
     const token = /rampart_dashboard=([^;]+)/.exec(client.cookie!)![1]!;
-    for (const path of ['/console', '/console/search']) {
-      const forged = await fetch(`${t.baseUrl}${path}`, {
-        headers: { cookie: `rampart_console=${token}` },
+    // With the dashboard's cookie as a browser sends it (Path=/dashboard: not at all), and forged
+    // under the console's name: the console sends every one of them to its sign-in.
+    for (const cookie of [undefined, `rampart_console=${token}`, `rampart_dashboard=${token}`]) {
+      const page = await fetch(`${t.baseUrl}/console`, {
+        headers: cookie ? { cookie } : {},
         redirect: 'manual',
       });
-      expect(forged.status, path).not.toBe(200);
-      expect(await forged.text()).not.toContain('Test partner');
+      expect(page.status, cookie).toBe(303);
+      expect(page.headers.get('location')).toBe('/console/sign-in');
+      expect(await page.text()).not.toContain('Test partner');
     }
+    expect((await client.get('/dashboard/orders')).status).toBe(200);
   });
 });
 
