@@ -5,9 +5,16 @@ import { html, PAGE_SECURITY_HEADERS, type SafeHtml } from '../web/index.ts';
 import { accessOf } from './guard.ts';
 import { dashboardPage, notice, plainPage } from './layout.ts';
 
-/** Every dashboard answer is a page under the hosted pages' headers (CSP without 'unsafe-inline', no-store). */
+/**
+ * Every dashboard answer is a page under the hosted pages' headers (CSP without 'unsafe-inline',
+ * no-store), but with `Referrer-Policy: same-origin`: under `no-referrer` a browser posts our own
+ * forms with `Origin: null`, which checkFormPost rightly refuses as cross-site. Other sites still
+ * get no referrer.
+ */
+const DASHBOARD_HEADERS = { ...PAGE_SECURITY_HEADERS, 'referrer-policy': 'same-origin' };
+
 export function sendPage(reply: FastifyReply, status: number, body: string) {
-  return reply.code(status).headers(PAGE_SECURITY_HEADERS).type('text/html; charset=utf-8').send(body);
+  return reply.code(status).headers(DASHBOARD_HEADERS).type('text/html; charset=utf-8').send(body);
 }
 
 /** A signed-in page of the nav entry `current`. */

@@ -26,7 +26,7 @@ export interface PageFrame {
 function nav(frame: PageFrame): SafeHtml {
   const links = NAV.filter((entry) => frame.sandbox || !entry.sandboxOnly).map(
     (entry) =>
-      html`<li><a href="${entry.path}"${entry.path === frame.current ? html` aria-current="page"` : ''}>${entry.label}</a></li>`,
+      html`<li><a href="${entry.path}" id="nav-${entry.path.slice('/dashboard/'.length)}"${entry.path === frame.current ? html` aria-current="page"` : ''}>${entry.label}</a></li>`,
   );
   return html`<nav aria-label="Dashboard"><ul class="nav">${links}
 <li><form method="post" action="/dashboard/sign-out">${csrfField(frame.session)}<button type="submit" class="link" id="sign-out">Sign out</button></form></li></ul></nav>`;

@@ -10,7 +10,8 @@ type TransferDetail = Awaited<ReturnType<typeof getTransfer>>;
 type UserSummary = Awaited<ReturnType<typeof ownedUsersAfter>>[number];
 type UserDetail = NonNullable<Awaited<ReturnType<typeof ownedUser>>>;
 
-const link = (path: string, id: string) => html`<a href="${path}/${id}"><code>${id}</code></a>`;
+const link = (path: string, id: string) =>
+  html`<a href="${path}/${id}" id="${path.slice('/dashboard/'.length, -1)}-${id}"><code>${id}</code></a>`;
 
 export function ordersList(orders: OrderView[], after: string | undefined): SafeHtml {
   const rows = orders.map((o) => [
