@@ -3,6 +3,7 @@ import { ApiError } from '../platform/errors.ts';
 import { startSession } from '../web/sessions/index.ts';
 import { DASHBOARD_CSS } from './assets.ts';
 import type { DashboardDeps } from './deps.ts';
+import { dashboardErrors } from './errors.ts';
 import { SIGN_IN_PATH } from './guard.ts';
 import { formField, sendPage } from './http.ts';
 import { signInPage } from './pages/sign-in.ts';
@@ -28,6 +29,10 @@ export const dashboardSignInRoutes: FastifyPluginAsync<{ ctx: DashboardDeps }> =
   app.post(SIGN_IN_PATH, { schema: hide }, async (request, reply) => {
     const apiKey = formField(request.body, 'apiKey', 200);
     try {
+      // No session yet, so no token: the browser's own word keeps another site from signing a
+      // visitor in to an account of its choosing.
+      const site = request.headers['sec-fetch-site'];
+      if (site !== undefined && site !== 'same-origin' && site !== 'none') throw dashboardErrors.crossSite();
       const caller = await signIn(ctx, {
         apiKey,
         secret: formField(request.body, 'secretKey', 600),

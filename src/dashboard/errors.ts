@@ -16,6 +16,7 @@ export const dashboardErrors = {
       'Too many refused sign-ins from here or for this key. Wait a few minutes and try again.',
       { headers: { 'retry-after': String(retryAfterSeconds) } },
     ),
+  crossSite: () => forbidden('This form was not sent from this site.', 'accessDenied.csrf'),
   notSignedIn: () =>
     forbidden('Sign in first: this form belongs to no open session.', 'accessDenied.notSignedIn'),
   notFound: (what: string) => notFound(what),

@@ -135,6 +135,17 @@ describe('sign-in', () => {
     expect((await client.get('/dashboard/orders')).location).toBe('/dashboard/sign-in');
   });
 
+  it('refuses a sign-in posted from another site, even with the right secret', async () => {
+    const client = new DashboardClient(t);
+    const answer = await client.post(
+      '/dashboard/sign-in',
+      { apiKey: a.apiKey, secretKey: a.secretKey },
+      { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' },
+    );
+    expect(answer.status).toBe(403);
+    expect(answer.response.headers.get('set-cookie')).toBeNull();
+  });
+
   it('sends a visitor without a session to the sign-in page, and refuses its posts', async () => {
     const client = new DashboardClient(t);
     const page = await client.get('/dashboard/transfers');
