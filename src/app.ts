@@ -12,11 +12,13 @@ import {
   consoleSupportRoutes,
   consoleTokenRoutes,
 } from './console/index.ts';
+import { dashboardRoutes } from './dashboard/index.ts';
 import {
   accountDocumentRoutes,
   awaitReadAudits,
   identityOperatorRoutes,
   identityRoutes,
+  keyUsageOn,
   legacyAccountRoutes,
   partnerAccess,
 } from './identity/index.ts';
@@ -93,8 +95,12 @@ export async function buildApp(ctx: Rampart, options: BuildOptions): Promise<Fas
     (request) => request.caller?.apiKey,
   );
   app.addHook('onClose', limits.close);
+  const keyUsage = keyUsageOn(ctx.asyncCommitDb, (error) =>
+    app.log.warn({ err: error }, "API keys' last-used times not written"),
+  );
+  app.addHook('onClose', () => keyUsage.flush());
   // Authentication runs on the raw bytes, before any JSON is parsed.
-  installBodyParsers(app, partnerAccess(ctx, limits.perKey));
+  installBodyParsers(app, partnerAccess(ctx, limits.perKey, keyUsage));
   awaitReadAudits(app);
   installOperatorAuth(app, ctx);
   app.setSerializerCompiler(() => serializeJson);
@@ -140,6 +146,7 @@ export async function buildApp(ctx: Rampart, options: BuildOptions): Promise<Fas
   await app.register(consoleTokenRoutes, { ctx });
   await app.register(consoleSupportRoutes, { ctx });
   await app.register(consoleAdminRoutes, { ctx });
+  await app.register(dashboardRoutes, { ctx });
   await app.register(notImplementedRoutes);
   return app;
 }

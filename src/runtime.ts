@@ -103,6 +103,7 @@ export const RAMPART_TABLES = [
   'chain_sends',
   'checkout_branding',
   'checkout_card_attempts',
+  'dashboard_sign_ins',
   'deposit_addresses',
   'evm_deposit_keys',
   'evm_deposits',

@@ -233,3 +233,33 @@ export async function attemptsOf(q: Queryable, deliveryId: string) {
   );
   return rows;
 }
+
+/**
+ * A page of one partner's deliveries, newest first, after the delivery `after` (keyset; an
+ * unknown or foreign `after` gives none): its owner's view in the dashboard.
+ */
+export async function partnerDeliveriesAfter(
+  q: Queryable,
+  partnerId: string,
+  after: string | undefined,
+  limit: number,
+): Promise<DeliveryRow[]> {
+  const { rows } = await q.query<DeliveryRow>(
+    `SELECT ${COLUMNS} FROM callback_deliveries
+     WHERE partner_id = $1
+       AND ($2::text IS NULL OR (created_at, id) <
+         (SELECT created_at, id FROM callback_deliveries WHERE id = $2 AND partner_id = $1))
+     ORDER BY created_at DESC, id DESC LIMIT $3`,
+    [partnerId, after ?? null, limit],
+  );
+  return rows;
+}
+
+/** One of the partner's deliveries; undefined for another partner's or none. */
+export async function findPartnerDelivery(q: Queryable, partnerId: string, id: string) {
+  const { rows } = await q.query<DeliveryRow>(
+    `SELECT ${COLUMNS} FROM callback_deliveries WHERE id = $1 AND partner_id = $2`,
+    [id, partnerId],
+  );
+  return rows[0];
+}

@@ -16,7 +16,7 @@ export {
   transfersCreatedValues,
 } from './deliveries-store.ts';
 export { callbackOperatorRoutes } from './operator-routes.ts';
-export { resendCallback } from './operator-service.ts';
+export { partnerDeliveries, partnerDelivery, resendCallback } from './operator-service.ts';
 export { callbackRoutes } from './routes.ts';
 export { enqueueDelivery, transferCreatedArguments } from './service.ts';
 export type { SubscriptionsDeps, TransferVisibility } from './subscriptions-service.ts';

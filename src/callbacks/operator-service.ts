@@ -7,7 +7,9 @@ import {
   type DeliveryRow,
   type DeliveryStatus,
   findDelivery,
+  findPartnerDelivery,
   listDeliveries,
+  partnerDeliveriesAfter,
   requeueDelivery,
 } from './deliveries-store.ts';
 import { callbackErrors } from './errors.ts';
@@ -65,4 +67,30 @@ export async function resendCallback(ctx: AppContext, act: OperatorAct, delivery
     await auditOperatorChange(tx, act, `callback:${deliveryId}`, { previousStatus: row.status });
     return deliveryView((await findDelivery(tx, deliveryId))!);
   });
+}
+
+/** A partner's own deliveries, newest first, after the delivery `after` (keyset paging). */
+export async function partnerDeliveries(
+  ctx: AppContext,
+  partnerId: string,
+  after: string | undefined,
+  limit: number,
+) {
+  return (await partnerDeliveriesAfter(ctx.db, partnerId, after, limit)).map(deliveryView);
+}
+
+/** One of the partner's deliveries with every attempt; another partner's is not found, as none is. */
+export async function partnerDelivery(ctx: AppContext, partnerId: string, deliveryId: string) {
+  const row = isId(deliveryId, 'CB') ? await findPartnerDelivery(ctx.db, partnerId, deliveryId) : undefined;
+  if (!row) throw callbackErrors.deliveryNotFound();
+  const attempts = await attemptsOf(ctx.db, deliveryId);
+  return {
+    ...deliveryView(row),
+    attemptLog: attempts.map((a) => ({
+      startedAt: a.started_at,
+      statusCode: a.status_code,
+      latencyMs: a.latency_ms,
+      error: a.error,
+    })),
+  };
 }

@@ -7,6 +7,7 @@ import { type AccessAuditEntry, insertAccessAudits } from './accounts-store.ts';
 import { Authenticator } from './authenticate.ts';
 import { authErrors } from './errors.ts';
 import { ipAllowed } from './ip-whitelist.ts';
+import type { KeyUsage } from './key-usage.ts';
 import { type IdentityDeps, parseMasqueradeAs, resolveMasquerade } from './masquerade.ts';
 import type { Caller, CallerAccount, Scope } from './types.ts';
 import { userTokenMayCall } from './user-token-routes.ts';
@@ -122,9 +123,10 @@ function userTokenScope(
  * The partner access step, run for every /v2 and /v3 route before the body is parsed:
  * authenticate, enforce the key's IP whitelist and READONLY type, refuse untied sessions
  * outside account creation, rate-limit per key, then resolve masquerading into the Scope.
+ * Each authenticated key's use is noted in `keyUsage` (its "last used", written later).
  */
-export function partnerAccess(ctx: IdentityDeps, limitPerKey?: LimitCheck) {
-  const authenticator = new Authenticator(ctx);
+export function partnerAccess(ctx: IdentityDeps, limitPerKey?: LimitCheck, keyUsage?: KeyUsage) {
+  const authenticator = new Authenticator(ctx, keyUsage);
   // Concurrent masqueraded calls share one INSERT; each still waits for its own row.
   const audits = new GroupedWriter<AccessAuditEntry>((entries) =>
     insertAccessAudits(ctx.asyncCommitDb, entries),

@@ -156,3 +156,16 @@ export async function setWebhookSecretOnce(q: Queryable, partnerId: string, seal
     [partnerId, sealed],
   );
 }
+
+/** Replaces the partner's sealed callback secret (its owner's rotation); false: no such partner account. */
+export async function replaceWebhookSecret(
+  q: Queryable,
+  partnerId: string,
+  sealed: Buffer,
+): Promise<boolean> {
+  const { rowCount } = await q.query(
+    'UPDATE accounts SET webhook_secret = $2 WHERE id = $1 AND partner_id = id',
+    [partnerId, sealed],
+  );
+  return rowCount === 1;
+}

@@ -3,6 +3,7 @@ import type { AppContext } from '../platform/context.ts';
 import { GroupedCalls } from '../platform/db/grouped-writer.ts';
 import { authErrors } from './errors.ts';
 import { normaliseIp } from './ip-whitelist.ts';
+import type { KeyUsage } from './key-usage.ts';
 import {
   type BearerLookup,
   findLiveKeySecret,
@@ -25,7 +26,7 @@ import type { Caller } from './types.ts';
 const API_KEY_SHAPE = /^[\x21-\x7e]{1,64}$/;
 const BEARER = /^Bearer ([\x21-\x7e]{1,512})$/;
 
-function toCaller(key: KeyWithAccount, scheme: Caller['scheme']): Caller {
+export function toCaller(key: KeyWithAccount, scheme: Caller['scheme']): Caller {
   return {
     apiKey: key.api_key,
     keyType: key.type,
@@ -55,13 +56,23 @@ export class Authenticator {
   private readonly bearerLookups: GroupedCalls<BearerLookup, KeyWithAccount | undefined>;
   private readonly signatureUses: GroupedCalls<SignatureUse, RecordedUse | undefined>;
 
-  constructor(private readonly ctx: AppContext) {
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly keyUsage?: KeyUsage,
+  ) {
     this.secrets = new SigningSecretCache(ctx.config.masterKey);
     this.bearerLookups = new GroupedCalls((lookups) => findLiveKeysBySecretHash(ctx.db, lookups));
     this.signatureUses = new GroupedCalls((uses) => recordSignatureUses(ctx.asyncCommitDb, uses));
   }
 
   async authenticate(request: FastifyRequest): Promise<Caller> {
+    const caller = await this.identify(request);
+    // A Map lookup and a compare: the write of "last used" happens later, off this path.
+    this.keyUsage?.used(caller.apiKey, this.ctx.clock.realNow());
+    return caller;
+  }
+
+  private async identify(request: FastifyRequest): Promise<Caller> {
     // Client libraries send `X-Api-Key: ''` beside a bearer token when no key is configured:
     // an empty key header is no key (docs/contract.md, decision 61).
     const apiKey = singleHeader(request, 'x-api-key')?.trim() || undefined;

@@ -17,7 +17,9 @@ export {
   consoleKeyOwner,
 } from './console-store.ts';
 export { authErrors } from './errors.ts';
-export { purgeExpiredReplays } from './keys-store.ts';
+export { KEY_USE_INTERVAL_MS, KeyUsage, keyUsageOn } from './key-usage.ts';
+export { createApiKey, deleteApiKey } from './keys-service.ts';
+export { type AccountKeyRow, pageAccountKeys, purgeExpiredReplays } from './keys-store.ts';
 export { legacyAccountRoutes } from './legacy-account-routes.ts';
 export { type IdentityDeps, resolveMasquerade, type UserOwnerLookup } from './masquerade.ts';
 export { identityOperatorRoutes } from './operator-routes.ts';
@@ -34,4 +36,5 @@ export { identityRoutes } from './routes.ts';
 export { AccountParams } from './schemas.ts';
 export type { Scope } from './types.ts';
 export { sessionUserScope, tieTokenToUser } from './user-tokens.ts';
-export { partnerIdOf, webhookSecretOf } from './webhook-secret.ts';
+export { liveWebCaller, type WebCaller, webCallerBySecret } from './web-access.ts';
+export { hasWebhookSecret, partnerIdOf, rotateWebhookSecret, webhookSecretOf } from './webhook-secret.ts';

@@ -339,3 +339,79 @@ export function purgeExpiredReplays(windowMs: number) {
     await q.query('DELETE FROM signature_replays_legacy WHERE expires_at < now()');
   };
 }
+
+/**
+ * Moves the keys' last-used times forward (identity/key-usage.ts), one statement for many keys.
+ * A key another process marked within the last minute is left alone, so across processes too a
+ * key's row is updated at most about once a minute.
+ */
+export async function recordKeysUsed(q: Queryable, uses: readonly { apiKey: string; atMs: number }[]) {
+  await q.query(
+    `UPDATE api_keys k SET last_used_at = to_timestamp(u.at_ms / 1000.0)
+     FROM unnest($1::text[], $2::bigint[]) AS u(api_key, at_ms)
+     WHERE k.api_key = u.api_key
+       AND (k.last_used_at IS NULL OR k.last_used_at <= to_timestamp(u.at_ms / 1000.0) - interval '1 minute')`,
+    [uses.map((use) => use.apiKey), uses.map((use) => use.atMs)],
+  );
+}
+
+/** A live key with its account and sealed secret, as the dashboard's sign-in checks it. */
+export async function findLiveKeyWithSecret(
+  q: Queryable,
+  apiKey: string,
+): Promise<(KeyWithAccount & { secret_sealed: Buffer }) | undefined> {
+  const { rows } = await q.query<JoinedRow & { secret_sealed: Buffer }>(
+    `SELECT ${KEY_COLUMNS}, k.secret_sealed, NULL AS own_balances
+     FROM api_keys k LEFT JOIN accounts a ON a.id = k.account_id
+     WHERE k.api_key = $1 AND k.deleted_at IS NULL`,
+    [apiKey],
+  );
+  const row = rows[0];
+  if (!row) return undefined;
+  const { secret_sealed, ...joined } = row;
+  return { ...withAccount(joined)!, secret_sealed };
+}
+
+/** A live key with its account, by its id (each dashboard request re-reads the key that signed in). */
+export async function findLiveKeyWithAccount(
+  q: Queryable,
+  apiKey: string,
+): Promise<KeyWithAccount | undefined> {
+  const { rows } = await q.query<JoinedRow>(
+    `SELECT ${KEY_COLUMNS}, NULL AS own_balances
+     FROM api_keys k LEFT JOIN accounts a ON a.id = k.account_id
+     WHERE k.api_key = $1 AND k.deleted_at IS NULL`,
+    [apiKey],
+  );
+  return withAccount(rows[0]);
+}
+
+export interface AccountKeyRow {
+  api_key: string;
+  type: 'FULL' | 'READONLY';
+  description: string;
+  created_at: Date;
+  last_used_at: Date | null;
+  deleted_at: Date | null;
+}
+
+/**
+ * A page of an account's API keys, revoked ones included, newest first (keyset: after the key
+ * `after`, which must be one of the account's). Users' session tokens are the users', not listed.
+ */
+export async function pageAccountKeys(
+  q: Queryable,
+  accountId: string,
+  after: string | undefined,
+  limit: number,
+): Promise<AccountKeyRow[]> {
+  const { rows } = await q.query<AccountKeyRow>(
+    `SELECT api_key, type, description, created_at, last_used_at, deleted_at FROM api_keys
+     WHERE account_id = $1 AND user_id IS NULL
+       AND ($2::text IS NULL OR (created_at, api_key) <
+         (SELECT created_at, api_key FROM api_keys WHERE api_key = $2 AND account_id = $1))
+     ORDER BY created_at DESC, api_key DESC LIMIT $3`,
+    [accountId, after ?? null, limit],
+  );
+  return rows;
+}

@@ -21,6 +21,10 @@ export function sealSecret(masterKey: Buffer, apiKey: string, secret: string): B
   return seal(masterKey, secret, aad(apiKey));
 }
 
+export function openSecret(masterKey: Buffer, apiKey: string, sealed: Buffer): Buffer {
+  return open(masterKey, sealed, aad(apiKey));
+}
+
 export function mintCredentials(masterKey: Buffer, secretKey = newKey('SK')): MintedCredentials {
   const apiKey = newKey('AK');
   return {

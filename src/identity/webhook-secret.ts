@@ -2,7 +2,12 @@ import type { AppContext } from '../platform/context.ts';
 import { open, seal } from '../platform/crypto.ts';
 import type { Queryable } from '../platform/db/pool.ts';
 import { newKey } from '../platform/ids.ts';
-import { findAccountById, sealedWebhookSecret, setWebhookSecretOnce } from './accounts-store.ts';
+import {
+  findAccountById,
+  replaceWebhookSecret,
+  sealedWebhookSecret,
+  setWebhookSecretOnce,
+} from './accounts-store.ts';
 
 /**
  * The per-partner callback signing secret (docs/contract.md, decision 10), kept in `accounts.webhook_secret`
@@ -34,4 +39,25 @@ export async function webhookSecretOf(ctx: AppContext, q: Queryable, partnerId: 
   }
   if (!box) throw new Error(`no partner account ${partnerId}`);
   return open(ctx.config.masterKey, box, webhookAad(partnerId)).toString();
+}
+
+/** Whether the partner has a callback secret yet (a self-created account gets one on first need). */
+export async function hasWebhookSecret(q: Queryable, partnerId: string): Promise<boolean> {
+  return Boolean(await sealedWebhookSecret(q, partnerId));
+}
+
+/**
+ * A new callback secret for the partner, in clear only in the answer (its owner's dashboard shows
+ * it once). Callbacks signed from now on use it; the old one stops verifying at once, so the
+ * receiver is updated right after (docs/contract.md, decision 166).
+ */
+export async function rotateWebhookSecret(ctx: AppContext, q: Queryable, partnerId: string): Promise<string> {
+  const secret = newWebhookSecret();
+  const replaced = await replaceWebhookSecret(
+    q,
+    partnerId,
+    seal(ctx.config.masterKey, secret, webhookAad(partnerId)),
+  );
+  if (!replaced) throw new Error(`no partner account ${partnerId}`);
+  return secret;
 }

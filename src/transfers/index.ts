@@ -20,7 +20,13 @@ export {
 } from './order-transfers.ts';
 export { transfersRoutes } from './routes.ts';
 export { sandboxBank } from './sandbox-bank.ts';
-export { createSettledTransfers, getTransfer, type TransfersDeps, trackTransfer } from './service.ts';
+export {
+  createSettledTransfers,
+  getTransfer,
+  type TransfersDeps,
+  trackTransfer,
+  transfersAfter,
+} from './service.ts';
 export { historyView } from './status-history.ts';
 export type { TransferRow } from './store.ts';
 export { transfersV2Routes } from './v2-routes.ts';

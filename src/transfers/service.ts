@@ -39,6 +39,7 @@ import {
   type NewTransfer,
   pageTransfers,
   type TransferRow,
+  transferPageAfter,
 } from './store.ts';
 import { type TrackingView, trackingView } from './track-view.ts';
 import type { PreparedTransfer } from './transfer-request.ts';
@@ -253,4 +254,11 @@ export async function listTransfers(q: Queryable, scope: Scope, query: TransferL
     recordsTotal: total,
     recordsFiltered: total,
   };
+}
+
+/** GET /v3/transfers' list by the same visibility, after the transfer `after` (keyset paging, no count). */
+export async function transfersAfter(q: Queryable, scope: Scope, after: string | undefined, limit: number) {
+  return (await transferPageAfter(q, scope.partnerId, visibleTo(scope), after, limit)).map(
+    transferListItemView,
+  );
 }

@@ -353,3 +353,22 @@ export async function pageTransfers(
   ]);
   return { rows: page.rows, total: count.rows[0]!.total };
 }
+
+/** pageTransfers' rows after the transfer `after` (keyset, no count): an unknown or foreign `after` gives none. */
+export async function transferPageAfter(
+  q: Queryable,
+  partnerId: string,
+  involving: string | null,
+  after: string | undefined,
+  limit: number,
+): Promise<TransferRow[]> {
+  const { rows } = await q.query<TransferRow>(
+    `SELECT * FROM transfers
+     WHERE partner_id = $1 AND listed AND ($2::text IS NULL OR owner = $2 OR source = $2 OR dest = $2)
+       AND ($3::text IS NULL OR (created_at, id) <
+         (SELECT created_at, id FROM transfers WHERE id = $3 AND partner_id = $1))
+     ORDER BY created_at DESC, id DESC LIMIT $4`,
+    [partnerId, involving, after ?? null, limit],
+  );
+  return rows;
+}

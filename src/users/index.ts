@@ -28,6 +28,7 @@ export {
   uploadOnboardingDocument,
 } from './onboarding-service.ts';
 export { usersOperatorRoutes } from './operator-routes.ts';
+export { ownedUser, ownedUsersAfter } from './owned-users.ts';
 export { cachedOwnerLookup } from './owner-cache.ts';
 export { paymentMethodRoutes } from './payment-method-routes.ts';
 export { bankMethodFor } from './payment-methods-service.ts';

@@ -239,3 +239,24 @@ export async function transferStandings(
   );
   return new Map(rows.map((row) => [row.id, { transferScope: row.transfer_scope, closed: row.closed }]));
 }
+
+/**
+ * A page of the users an account owns (those it may act as through masqueradeAs), newest first,
+ * after the user `after` (keyset; a foreign `after` gives none).
+ */
+export async function ownedUserPageAfter(
+  q: Queryable,
+  owner: { partnerId: string; accountId: string },
+  after: string | undefined,
+  limit: number,
+): Promise<UserRow[]> {
+  const { rows } = await q.query<UserRow>(
+    `SELECT ${COLUMNS} FROM users
+     WHERE partner_id = $1 AND owner_account_id = $2
+       AND ($3::text IS NULL OR (created_at, id) <
+         (SELECT created_at, id FROM users WHERE id = $3 AND partner_id = $1 AND owner_account_id = $2))
+     ORDER BY created_at DESC, id DESC LIMIT $4`,
+    [owner.partnerId, owner.accountId, after ?? null, limit],
+  );
+  return rows;
+}

@@ -25,10 +25,12 @@ export {
   authorizationState,
   placePreparedOrder,
   prepareHostedOrder,
+  readFullOrder,
   readWalletOrder,
   submitAuthorizationCodes,
   type WalletOrderRequest,
   type WalletOrderView,
+  walletOrdersAfter,
 } from './service.ts';
 export { findOrder, type OrderRow, orderBillingAddresses } from './store.ts';
 export { threeDsRoutes } from './three-ds-routes.ts';

@@ -8,7 +8,7 @@ import type { WalletOrdersDeps } from './deps.ts';
 import { walletOrderErrors } from './errors.ts';
 import type { PreparedOrder, WalletOrderRequest } from './request.ts';
 import { RESERVATION_REDIRECT } from './schemas.ts';
-import { findAuthorization, findOrder, type OrderRow, pageOrders } from './store.ts';
+import { findAuthorization, findOrder, type OrderRow, orderPageAfter, pageOrders } from './store.ts';
 import { threeDsCapability } from './three-ds-capability.ts';
 import { fullOrderView, publicOrderView, walletOrderView } from './view.ts';
 
@@ -264,4 +264,15 @@ export async function submitAuthorizationCodes(
 ): Promise<{ walletOrderId: string; success: boolean }> {
   const { scope, ...rest } = input;
   return submitCodes(ctx, { ...rest, ...(scope ? { partnerId: scope.partnerId } : {}) });
+}
+
+/** The acting account's orders after the order `after`, newest first, each in full (keyset paging). */
+export async function walletOrdersAfter(
+  ctx: WalletOrdersDeps,
+  scope: Scope,
+  after: string | undefined,
+  limit: number,
+) {
+  const filter = { partnerId: scope.partnerId, accountId: scope.accountId, ownerUserId: scope.userId };
+  return (await orderPageAfter(ctx.db, filter, after, limit)).map(fullOrderView);
 }

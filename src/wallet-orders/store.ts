@@ -613,6 +613,27 @@ export async function pageOrders(
   return { rows: page.rows, total: count.rows[0]!.total };
 }
 
+/**
+ * A page of an account's card orders, newest first, after the order `after` (keyset: the
+ * dashboard's pages cost the same however deep; an `after` that is not the account's own order
+ * gives an empty page). No count.
+ */
+export async function orderPageAfter(
+  q: Queryable,
+  filter: OrderListFilter,
+  after: string | undefined,
+  limit: number,
+): Promise<OrderRow[]> {
+  const { rows } = await q.query<OrderRow>(
+    `${SELECT} WHERE o.account_id = $1 AND o.partner_id = $2 AND ($3::text IS NULL OR o.owner_user_id = $3)
+       AND ($4::text IS NULL OR (o.created_at, o.id) <
+         (SELECT created_at, id FROM wallet_orders WHERE id = $4 AND account_id = $1 AND partner_id = $2))
+     ORDER BY o.created_at DESC, o.id DESC LIMIT $5`,
+    [filter.accountId, filter.partnerId, filter.ownerUserId ?? null, after ?? null, limit],
+  );
+  return rows;
+}
+
 /** Where an account's wallet-order events go (POST /v2/digitalwallet/webhook): a new URL replaces the old. */
 export async function saveOrderWebhook(
   q: Queryable,

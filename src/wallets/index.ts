@@ -3,4 +3,4 @@
 export { consoleWallet } from './console-store.ts';
 export type { WalletsDeps } from './deps.ts';
 export { walletRoutes } from './routes.ts';
-export { walletExists, walletOwners } from './service.ts';
+export { walletExists, walletOwners, walletsAfter } from './service.ts';

@@ -17,6 +17,7 @@ import {
   takenNames,
   updateWallet,
   type WalletWithBalances,
+  walletPageAfter,
 } from './store.ts';
 import { type WalletView, walletSrn, walletView } from './view.ts';
 
@@ -150,4 +151,15 @@ export function walletOwners(q: Queryable, partnerId: string, ids: string[]): Pr
 /** For the ledger's owner check (`wallet:WA_…`). */
 export function walletExists(q: Queryable, id: string): Promise<boolean> {
   return liveWalletExists(q, id);
+}
+
+/** GET /v2/wallets' list by the same visibility, after the wallet `after` (keyset paging). */
+export async function walletsAfter(q: Queryable, scope: Scope, after: string | undefined, limit: number) {
+  const rows = await walletPageAfter(q, scope.partnerId, visibleOwner(scope), after, limit);
+  const addresses = await depositAddressesOfOwners(
+    q,
+    scope.partnerId,
+    rows.map((row) => walletSrn(row.id)),
+  );
+  return rows.map((row) => walletView(row, addresses.get(walletSrn(row.id))!));
 }

@@ -129,6 +129,26 @@ export async function pageWallets(
   return rows;
 }
 
+/** pageWallets after the wallet `after` (keyset): an unknown or foreign `after` gives none. */
+export async function walletPageAfter(
+  q: Queryable,
+  partnerId: string,
+  owner: string | null,
+  after: string | undefined,
+  limit: number,
+): Promise<WalletWithBalances[]> {
+  const { rows } = await q.query<WalletWithBalances>(
+    `WITH selected AS (
+       SELECT ${COLUMNS}, seq FROM wallets
+       WHERE partner_id = $1 AND deleted_at IS NULL AND ($2::text IS NULL OR owner = $2)
+         AND ($3::text IS NULL OR seq > (SELECT seq FROM wallets WHERE id = $3 AND partner_id = $1))
+       ORDER BY seq LIMIT $4)
+     ${WITH_BALANCES} ORDER BY w.seq`,
+    [partnerId, owner, after ?? null, limit],
+  );
+  return rows;
+}
+
 export interface WalletChanges {
   name: string;
   callbackUrl: string | null;

@@ -1,0 +1,2 @@
+/** The public face of dashboard/: the partner dashboard's routes. */
+export { dashboardRoutes } from './routes.ts';
