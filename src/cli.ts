@@ -193,14 +193,28 @@ async function reconcileCommand(args: string[]) {
   if (args[0] === 'cards') return reconcileCardsCommand(args.slice(1));
   const [chain] = args;
   if (!chain || args.length !== 1) throw new Error(USAGE);
-  const answer = JSON.parse(
-    await operatorRequest(
-      'GET',
-      `/operator/v1/chains/${encodeURIComponent(chain)}/reconciliation?format=json_numberstring`,
-    ),
-  ) as ReconciliationAnswer;
-  process.stdout.write(reconciliationText(answer));
+  await printReconciliation(
+    `/operator/v1/chains/${encodeURIComponent(chain)}/reconciliation?format=json_numberstring`,
+    reconciliationText,
+  );
+}
+
+/** A reconciliation from the operator API, printed as `text` makes it; exit 1 when it does not balance. */
+async function printReconciliation<T extends { balanced: boolean }>(
+  path: string,
+  text: (answer: T) => string,
+) {
+  const answer = JSON.parse(await operatorRequest('GET', path)) as T;
+  process.stdout.write(text(answer));
   if (!answer.balanced) process.exitCode = 1;
+}
+
+/** Each currency's line of a reconciliation, then its `columns` one a line. */
+function currencyLines(currencies: Record<string, string | boolean>[], columns: readonly string[]): string[] {
+  return currencies.flatMap((line) => [
+    `${line.currency}: ${line.balanced ? 'balanced' : 'NOT BALANCED'}`,
+    ...columns.map((column) => `  ${column.padEnd(20)}${String(line[column])}`),
+  ]);
 }
 
 interface ReconciliationAnswer {
@@ -232,10 +246,7 @@ export function reconciliationText(answer: ReconciliationAnswer): string {
     `house deposit address (inventory): ${answer.houseDepositAddress}`,
     `hot wallet: ${answer.hotWalletAddress}`,
   ];
-  for (const line of answer.currencies) {
-    lines.push(`${line.currency}: ${line.balanced ? 'balanced' : 'NOT BALANCED'}`);
-    for (const column of RECONCILIATION_COLUMNS) lines.push(`  ${column.padEnd(20)}${String(line[column])}`);
-  }
+  lines.push(...currencyLines(answer.currencies, RECONCILIATION_COLUMNS));
   return `${lines.join('\n')}\n`;
 }
 
@@ -250,11 +261,7 @@ async function reconcileCardsCommand(args: string[]) {
   const query = new URLSearchParams({ format: 'json_numberstring' });
   if (values.from !== undefined) query.set('from', values.from);
   if (values.to !== undefined) query.set('to', values.to);
-  const answer = JSON.parse(
-    await operatorRequest('GET', `/operator/v1/cards/reconciliation?${query}`),
-  ) as CardReconciliationAnswer;
-  process.stdout.write(cardReconciliationText(answer));
-  if (!answer.balanced) process.exitCode = 1;
+  await printReconciliation(`/operator/v1/cards/reconciliation?${query}`, cardReconciliationText);
 }
 
 interface CardReconciliationAnswer {
@@ -285,10 +292,7 @@ export function cardReconciliationText(answer: CardReconciliationAnswer): string
     `cards ${period}: ${answer.balanced ? 'balanced' : 'NOT BALANCED'}`,
     `processor fees booked now: ${answer.feesBooked}`,
   ];
-  for (const line of answer.currencies) {
-    lines.push(`${line.currency}: ${line.balanced ? 'balanced' : 'NOT BALANCED'}`);
-    for (const column of CARD_COLUMNS) lines.push(`  ${column.padEnd(20)}${String(line[column])}`);
-  }
+  lines.push(...currencyLines(answer.currencies, CARD_COLUMNS));
   for (const mismatch of answer.mismatches) {
     lines.push(
       `mismatch ${mismatch.orderId ?? '(no order)'} ${mismatch.currency} ${mismatch.category}: ledger ${mismatch.ledger}, processor ${mismatch.processor}`,

@@ -1,6 +1,6 @@
 import { SUPPORTED_COUNTRIES } from '../limits/index.ts';
 import type { Quote } from '../pricing/index.ts';
-import { ASSET_PATHS, fill, fillHtml, html, messages, type SafeHtml, themePath } from '../web/index.ts';
+import { ASSET_PATHS, fill, fillHtml, hostedPage, html, messages, type SafeHtml } from '../web/index.ts';
 import type { Branding } from './branding.ts';
 import { type FieldName, reservationText } from './fields.ts';
 import { displayAmount, feeBreakdown, feeLineText, moneyText } from './format.ts';
@@ -10,7 +10,7 @@ import type { EndedModel, FormModel, ProgressModel } from './service.ts';
  * The hosted checkout's HTML. Server-rendered and escaped by the `html` tag; every word comes
  * from the message catalogue (web/messages); behaviour comes from our own script file (no inline
  * script or style: the CSP allows neither), which reads what it needs from data- attributes.
- * The partner's accent colour arrives as a stylesheet of its own (assets.ts themePath).
+ * The partner's accent colour arrives as a stylesheet of its own (web/assets.ts themePath).
  */
 const M = messages.checkout;
 
@@ -18,23 +18,14 @@ const M = messages.checkout;
 export const partnerLabel = (branding: Branding | null) => branding?.name ?? M.theMerchant;
 
 function layout(title: string, branding: Branding | null, main: SafeHtml): string {
-  return html`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${title}</title>
-<link rel="stylesheet" href="${ASSET_PATHS.css}">
-${branding?.accentColor ? html`<link rel="stylesheet" href="${themePath(branding.accentColor)}">` : ''}
-<link rel="icon" href="${ASSET_PATHS.icon}" type="image/svg+xml">
-<script src="${ASSET_PATHS.js}" defer></script>
-</head>
-<body>
-${brandHeader(branding)}
-${main}
-<footer class="page-footer"><p>${messages.common.poweredBy}</p></footer>
-</body>
-</html>`.value;
+  return hostedPage({
+    title,
+    script: ASSET_PATHS.js,
+    accentColor: branding?.accentColor ?? null,
+    header: brandHeader(branding),
+    main,
+    footer: true,
+  });
 }
 
 function brandHeader(branding: Branding | null): SafeHtml {

@@ -4,7 +4,7 @@ import { ApiError, notFound } from '../platform/errors.ts';
 import { errorResponses } from '../platform/http/openapi.ts';
 import { newExceptionId } from '../platform/ids.ts';
 import { ProcessBody, parseProcessBody, type WalletOrdersDeps } from '../wallet-orders/index.ts';
-import { ASSETS, themeCss } from '../web/index.ts';
+import { ASSETS, PAGE_SECURITY_HEADERS, themeCss } from '../web/index.ts';
 import {
   type CheckoutErrorKind,
   checkoutErrorHtml,
@@ -30,17 +30,9 @@ import { checkoutQuote, openCheckout, orderProgress, placeOrder, quoteText, subm
 /**
  * Strict: only our own script, stylesheet and JSON endpoints; no inline script or style; no
  * framing (a card form inside someone else's page invites clickjacking, and 3-D Secure pages
- * refuse frames anyway); forms post only to us.
+ * refuse frames anyway); forms post only to us: the hosted pages' headers.
  */
-export const CHECKOUT_SECURITY_HEADERS = {
-  'content-security-policy':
-    "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; " +
-    "form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
-  'x-frame-options': 'DENY',
-  'x-content-type-options': 'nosniff',
-  'referrer-policy': 'no-referrer',
-  'cache-control': 'no-store',
-};
+export const CHECKOUT_SECURITY_HEADERS = PAGE_SECURITY_HEADERS;
 
 const tags = ['Hosted checkout'];
 

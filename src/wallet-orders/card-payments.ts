@@ -239,21 +239,31 @@ export async function recordSnapshot(
   const waiting = order.status === 'RUNNING_CHECKS' && order.auth_state === 'PENDING';
   if (!waiting) return { kind: 'unchanged' };
   if (payment.state === 'AUTHORIZING' && order.auth_method === 'PROCESSOR') {
-    return resolveProcessorStep(ctx, tx, order, snapshot, expiresAt);
+    return resolveProcessorStep({ ctx, tx, order, snapshot, expiresAt });
   }
   if (payment.state === 'CHALLENGE' && order.auth_method === '3DS') {
-    return resolveChallenge(ctx, tx, order, snapshot, expiresAt);
+    return resolveChallenge({ ctx, tx, order, snapshot, expiresAt });
   }
   return { kind: 'unchanged' };
 }
 
-async function resolveProcessorStep(
-  ctx: WalletOrdersDeps,
-  tx: Tx,
-  order: OrderRow,
-  snapshot: PaymentSnapshot,
-  expiresAt: Date | null,
-): Promise<Resolution> {
+/** A payment waiting on the processor's answer, the order locked, and that answer. */
+interface WaitingStep {
+  ctx: WalletOrdersDeps;
+  tx: Tx;
+  order: OrderRow;
+  snapshot: PaymentSnapshot;
+  /** When the processor's authorization ends, if it said. */
+  expiresAt: Date | null;
+}
+
+async function resolveProcessorStep({
+  ctx,
+  tx,
+  order,
+  snapshot,
+  expiresAt,
+}: WaitingStep): Promise<Resolution> {
   const nowMs = ctx.clock.nowMs();
   switch (snapshot.status) {
     case 'CHALLENGE': {
@@ -272,16 +282,14 @@ async function resolveProcessorStep(
     }
     case 'AUTHORIZED':
     case 'CAPTURED': {
-      await updatePayment(tx, order.id, { state: 'AUTHORIZED', authorization_expires_at: expiresAt });
+      await markAuthorized(tx, order.id, expiresAt);
       if (await codesWanted(ctx, tx, order)) {
         const step = codesStepFor(ctx, order.id);
         await replaceAuthorizationStep(tx, order.id, step.authorization);
         for (const job of step.jobs) await enqueueJob(tx, job);
         return { kind: 'codes' };
       }
-      await updateAuthorization(tx, order.id, { state: 'PASSED' }, nowMs);
-      await enqueueProcessing(tx, order.id);
-      return { kind: 'cleared' };
+      return passStep(tx, order.id, nowMs);
     }
     case 'DECLINED':
     case 'VOIDED':
@@ -291,20 +299,32 @@ async function resolveProcessorStep(
   }
 }
 
-async function resolveChallenge(
-  ctx: WalletOrdersDeps,
-  tx: Tx,
-  order: OrderRow,
-  snapshot: PaymentSnapshot,
-  expiresAt: Date | null,
-): Promise<Resolution> {
+/** The processor's authorization recorded on the payment, with when it ends. */
+function markAuthorized(tx: Tx, orderId: string, expiresAt: Date | null): Promise<void> {
+  return updatePayment(tx, orderId, { state: 'AUTHORIZED', authorization_expires_at: expiresAt });
+}
+
+/**
+ * The order's authorization step passed (with 3-D Secure's verdict when that was the step), and
+ * the order queued for processing.
+ */
+async function passStep(tx: Tx, orderId: string, nowMs: number, threeDs?: 'APPROVED'): Promise<Resolution> {
+  await updateAuthorization(
+    tx,
+    orderId,
+    threeDs ? { three_ds_decision: threeDs, state: 'PASSED' } : { state: 'PASSED' },
+    nowMs,
+  );
+  await enqueueProcessing(tx, orderId);
+  return { kind: 'cleared' };
+}
+
+async function resolveChallenge({ ctx, tx, order, snapshot, expiresAt }: WaitingStep): Promise<Resolution> {
   const nowMs = ctx.clock.nowMs();
   if (snapshot.status === 'AUTHORIZED' || snapshot.status === 'CAPTURED') {
-    await updatePayment(tx, order.id, { state: 'AUTHORIZED', authorization_expires_at: expiresAt });
+    await markAuthorized(tx, order.id, expiresAt);
     // 3-D Secure passed is the issuer's own check of the buyer: no codes are asked after it.
-    await updateAuthorization(tx, order.id, { three_ds_decision: 'APPROVED', state: 'PASSED' }, nowMs);
-    await enqueueProcessing(tx, order.id);
-    return { kind: 'cleared' };
+    return passStep(tx, order.id, nowMs, 'APPROVED');
   }
   if (snapshot.status === 'DECLINED' || snapshot.status === 'VOIDED') {
     await updateAuthorization(tx, order.id, { three_ds_decision: 'DECLINED' }, nowMs);

@@ -4,6 +4,7 @@ import { CARD_FORMAT_JS } from './assets/card-format-js.ts';
 import { CHECKOUT_CSS } from './assets/checkout-css.ts';
 import { CHECKOUT_JS } from './assets/checkout-js.ts';
 import { ONBOARDING_JS } from './assets/onboarding-js.ts';
+import { PAGE_HELPERS_JS } from './assets/page-helpers-js.ts';
 import { messages } from './messages/index.ts';
 
 /** Our own static files for the hosted pages: nothing is loaded from another origin. */
@@ -21,19 +22,23 @@ const asset = (body: string, type: string): Asset => ({
 
 /**
  * The checkout script: the catalogue's script texts and the card brands as data, then the card
- * helpers, then the page logic. One file, so the page makes one request and the CSP stays
+ * helpers and the pages' shared helpers, then the page logic. One file, so the page makes one request and the CSP stays
  * `script-src 'self'`.
  */
 const checkoutScript = [
   `var MESSAGES = ${JSON.stringify(messages.checkoutScript)};`,
   `var BRAND_RANGES = ${JSON.stringify(BRAND_RANGES)};`,
   CARD_FORMAT_JS,
+  PAGE_HELPERS_JS,
   CHECKOUT_JS,
 ].join('\n');
 
 export const ASSETS: Record<string, Asset> = {
   'checkout.js': asset(`(function () {\n${checkoutScript}\n})();\n`, 'text/javascript; charset=utf-8'),
-  'onboarding.js': asset(ONBOARDING_JS, 'text/javascript; charset=utf-8'),
+  'onboarding.js': asset(
+    `(function () {\n${PAGE_HELPERS_JS}\n${ONBOARDING_JS}\n})();\n`,
+    'text/javascript; charset=utf-8',
+  ),
   'checkout.css': asset(CHECKOUT_CSS, 'text/css; charset=utf-8'),
   // Served so the browser's automatic icon request finds something of ours, not a 404.
   'icon.svg': asset(

@@ -60,25 +60,3 @@ export const PAGE_SECURITY_HEADERS = {
   'referrer-policy': 'no-referrer',
   'cache-control': 'no-store',
 };
-
-/**
- * A plain hosted page with no script (the sandbox issuer's 3-D Secure page): the hosted pages'
- * stylesheet, nothing inline, so it runs under PAGE_SECURITY_HEADERS.
- */
-export function page(title: string, body: SafeHtml): string {
-  return html`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${title}</title>
-<link rel="stylesheet" href="/purchase/assets/checkout.css">
-<link rel="icon" href="/purchase/assets/icon.svg" type="image/svg+xml">
-</head>
-<body>
-<main>
-${body}
-</main>
-</body>
-</html>`.value;
-}

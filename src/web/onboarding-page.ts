@@ -3,7 +3,7 @@ import { SUPPORTED_COUNTRIES } from '../limits/index.ts';
 import { FIELD_TYPES, type FieldId, type OnboardingPageModel, type ScopeNeeds } from '../users/index.ts';
 import { ASSET_PATHS } from './assets.ts';
 import { fillHtml } from './html.ts';
-import { fill, html, messages, page, type SafeHtml } from './page-kit.ts';
+import { fill, hostedPage, html, messages, type SafeHtml } from './page-kit.ts';
 
 /**
  * The hosted KYC onboarding page: what each scope still needs, a form for the fields still OPEN
@@ -192,7 +192,7 @@ export function onboardingPageHtml(model: OnboardingPageModel, token: string): s
   } else {
     action = html`<p id="outcome" role="status" data-progress="${model.progress}">${outcomeText(model)}</p>`;
   }
-  return page(
+  return onboardingPage(
     M.documentTitle,
     html`<main id="onboarding" data-token="${token}" data-needed-text="${M.stillNeeded}" data-choose-text="${M.documentSelect}">
 <h1>${M.title}</h1>
@@ -210,8 +210,12 @@ ${action}
 
 export function errorPageHtml(status: number, message: string): string {
   const title = status === 410 ? M.linkExpiredTitle : status === 404 ? M.linkInvalidTitle : M.errorTitle;
-  return page(
+  return onboardingPage(
     title,
     html`<main id="onboarding"><h1>${title}</h1><p id="error-message">${message}</p></main>`,
   );
+}
+
+function onboardingPage(title: string, main: SafeHtml): string {
+  return hostedPage({ title, script: ASSET_PATHS.onboardingJs, main, footer: true });
 }

@@ -1,17 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.ts';
 import { type PartnerCredentials, signedFetch } from '../helpers/partner.ts';
-import {
-  CARDS,
-  createOrder,
-  lockedReservation,
-  orderBody,
-  postSigned,
-  readOrder,
-  startCardOrderApp,
-  testCard,
-  workerFor,
-} from './support.ts';
+import { CARDS, orderWithCard, postSigned, readOrder, startCardOrderApp, workerFor } from './support.ts';
 
 let t: TestApp;
 let partner: PartnerCredentials;
@@ -22,14 +12,9 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 async function orderWith(number: string, extra: Record<string, unknown> = {}) {
-  const { reservation, amount } = await lockedReservation(t, partner);
-  const created = await createOrder(
-    t,
-    partner,
-    orderBody(partner, reservation, amount, { debitCard: testCard(number), ...extra }),
-  );
+  const created = await orderWithCard(t, partner, number, extra);
   expect(created.status, JSON.stringify(created.body)).toBe(200);
-  return { orderId: String(created.body.id), reservation, order: created.body };
+  return { orderId: String(created.body.id), reservation: created.reservation, order: created.body };
 }
 
 const authorization = (orderId: string) =>

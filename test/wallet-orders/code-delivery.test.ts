@@ -11,12 +11,11 @@ import { startTwilioEmulator, type TwilioEmulator } from '../helpers/twilio-emul
 import {
   CARDS,
   createOrder,
-  lockedReservation,
   orderBody,
+  orderWithCard,
   postSigned,
   readOrder,
   startCardOrderApp,
-  testCard,
   workerFor,
 } from './support.ts';
 
@@ -57,11 +56,9 @@ beforeEach(() => {
 });
 
 async function orderNeedingCodes(phone = '+14155550100') {
-  const { reservation, amount } = await lockedReservation(t, partner);
-  const body = orderBody(partner, reservation, amount, { debitCard: testCard(CARDS.codes), phone });
-  const created = await createOrder(t, partner, body);
+  const created = await orderWithCard(t, partner, CARDS.codes, { phone });
   expect(created.status, JSON.stringify(created.body)).toBe(200);
-  return { orderId: String(created.body.id), reservation };
+  return { orderId: String(created.body.id), reservation: created.reservation };
 }
 
 const codeOf = (body: string) => /^(\d{6}) /.exec(body)![1]!;
@@ -287,9 +284,8 @@ describe('production without an SMS provider', () => {
   it('refuses an order whose card needs codes with 503 walletOrder.codesUndeliverable, writing nothing', async () => {
     const other = await startCardOrderApp({ ports: { codeSender: undeliveredCodes } });
     try {
-      const { reservation, amount } = await lockedReservation(other.t, other.partner);
-      const body = orderBody(other.partner, reservation, amount, { debitCard: testCard(CARDS.codes) });
-      const refused = await createOrder(other.t, other.partner, body);
+      const refused = await orderWithCard(other.t, other.partner, CARDS.codes);
+      const { reservation, amount } = refused;
       expect(refused.status).toBe(503);
       expect(refused.body).toMatchObject({ errorCode: 'walletOrder.codesUndeliverable' });
       const { rows } = await other.t.database.db.query(

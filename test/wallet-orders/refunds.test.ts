@@ -14,18 +14,13 @@ import {
   placeOrder,
   webhookStatuses,
 } from './refund-support.ts';
-import { postSigned, startCardOrderApp, workerFor } from './support.ts';
+import { startCardOrderAppWithWebhook, workerFor } from './support.ts';
 
 let t: TestApp;
 let partner: PartnerCredentials;
 
 beforeAll(async () => {
-  ({ t, partner } = await startCardOrderApp());
-  const hook = await postSigned(t, partner, '/v2/digitalwallet/webhook', {
-    owner: `account:${partner.accountId}`,
-    webhook: 'http://127.0.0.1:9/wallet-orders',
-  });
-  expect(hook.status).toBe(200);
+  ({ t, partner } = await startCardOrderAppWithWebhook());
 });
 afterAll(async () => t.close());
 

@@ -3,16 +3,7 @@ import { connectorProcessor } from '../../src/cards/connector-processor.ts';
 import { operatorHeaders, type TestApp } from '../helpers/app.ts';
 import { type PartnerCredentials, signedFetch } from '../helpers/partner.ts';
 import { ScriptedConnector } from '../helpers/scripted-connector.ts';
-import {
-  createOrder,
-  lockedReservation,
-  orderBody,
-  postSigned,
-  readOrder,
-  startCardOrderApp,
-  testCard,
-  workerFor,
-} from './support.ts';
+import { orderWithCard, postSigned, readOrder, startCardOrderApp, workerFor } from './support.ts';
 
 /**
  * The card order lifecycle around a remote processor (docs/contract.md, "Card processors"),
@@ -37,11 +28,8 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-async function place(number: string, extra: Record<string, unknown> = {}) {
-  const { reservation, amount } = await lockedReservation(t, partner);
-  const body = orderBody(partner, reservation, amount, { debitCard: testCard(number), ...extra });
-  return { ...(await createOrder(t, partner, body)), reservation, amount };
-}
+const place = (number: string, extra: Record<string, unknown> = {}) =>
+  orderWithCard(t, partner, number, extra);
 
 const payment = async (orderId: string) =>
   (await t.database.db.query('SELECT * FROM card_payments WHERE order_id = $1', [orderId])).rows[0];

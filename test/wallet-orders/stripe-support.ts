@@ -2,7 +2,7 @@ import type { TestApp } from '../helpers/app.ts';
 import { type HoldingProxy, startHoldingProxy } from '../helpers/holding-proxy.ts';
 import type { PartnerCredentials } from '../helpers/partner.ts';
 import { type StripeEmulator, startStripeEmulator } from '../helpers/stripe-emulator/index.ts';
-import { createOrder, lockedReservation, orderBody, startCardOrderApp, testCard } from './support.ts';
+import { startCardOrderApp } from './support.ts';
 
 export const WEBHOOK_SECRET = 'whsec_rampart_lifecycle_tests';
 
@@ -48,16 +48,7 @@ export async function startStripeApp(env: Record<string, string> = {}): Promise<
 }
 
 /** A card order for a fresh rate-locked reservation, paid with `number`. */
-export async function placeCardOrder(
-  t: TestApp,
-  partner: PartnerCredentials,
-  number: string,
-  extra: Record<string, unknown> = {},
-) {
-  const { reservation, amount } = await lockedReservation(t, partner);
-  const body = orderBody(partner, reservation, amount, { debitCard: testCard(number), ...extra });
-  return { ...(await createOrder(t, partner, body)), reservation, amount };
-}
+export { orderWithCard as placeCardOrder } from './support.ts';
 
 export async function paymentRow(t: TestApp, orderId: string) {
   const { rows } = await t.database.db.query('SELECT * FROM card_payments WHERE order_id = $1', [orderId]);

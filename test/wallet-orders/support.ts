@@ -163,6 +163,32 @@ export async function startCardOrderApp(options: TestAppOptions = {}): Promise<C
   return { t, partner: await roomyPartner(t) };
 }
 
+/** startCardOrderApp with the partner's order webhook registered (to a port nothing listens on). */
+export async function startCardOrderAppWithWebhook(options: TestAppOptions = {}): Promise<CardOrderFixture> {
+  const fixture = await startCardOrderApp(options);
+  const hook = await postSigned(fixture.t, fixture.partner, '/v2/digitalwallet/webhook', {
+    owner: `account:${fixture.partner.accountId}`,
+    webhook: 'http://127.0.0.1:9/wallet-orders',
+  });
+  expect(hook.status).toBe(200);
+  return fixture;
+}
+
+/**
+ * An order paid with test card `number` on a fresh locked reservation (`extra`: more of the
+ * order's fields); answers the API's answer as it came, with the reservation and amount.
+ */
+export async function orderWithCard(
+  t: TestApp,
+  partner: PartnerCredentials,
+  number: string,
+  extra: Record<string, unknown> = {},
+) {
+  const { reservation, amount } = await lockedReservation(t, partner);
+  const body = orderBody(partner, reservation, amount, { debitCard: testCard(number), ...extra });
+  return { ...(await createOrder(t, partner, body)), reservation, amount };
+}
+
 /** Balances of every ledger owner, as text, zero rows left out. */
 export async function nonZeroBalances(t: TestApp) {
   const { rows } = await t.database.db.query<{

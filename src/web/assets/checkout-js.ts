@@ -1,7 +1,7 @@
 /**
  * The checkout page's logic, served inside /purchase/assets/checkout.js (same origin, so the CSP
  * needs no inline script) after `MESSAGES` (the catalogue's checkoutScript texts), `BRAND_RANGES`
- * and `CardFormat` (card-format-js.ts). Kept as text here so the esbuild bundle carries it without
+ * `CardFormat` (card-format-js.ts) and `PageHelpers` (page-helpers-js.ts). Kept as text here so the esbuild bundle carries it without
  * a file copy step; plain ES2017, no template literals, no dependencies.
  *
  * It talks only to the page's own JSON endpoints under /purchase/. Card details are read from
@@ -29,8 +29,9 @@ export const CHECKOUT_JS = String.raw`(function () {
   };
   var loadedAt = Date.now();
 
-  function byId(id) { return document.getElementById(id); }
-  function value(id) { var el = byId(id); return el ? el.value.trim() : ''; }
+  var byId = PageHelpers.byId;
+  var value = PageHelpers.value;
+  var setFieldError = PageHelpers.setFieldError;
   function t(key, values) {
     var text = MESSAGES[key] || key;
     values = values || {};
@@ -53,48 +54,7 @@ export const CHECKOUT_JS = String.raw`(function () {
   };
 
   function showErrors(items) {
-    var box = byId('errors');
-    box.textContent = '';
-    if (!items.length) { box.hidden = true; return; }
-    var title = document.createElement('p');
-    title.textContent = items.length === 1 ? t('oneProblem') : t('manyProblems', { count: items.length });
-    box.appendChild(title);
-    var list = document.createElement('ul');
-    items.forEach(function (item) {
-      var li = document.createElement('li');
-      if (item.input) {
-        var link = document.createElement('a');
-        link.href = '#' + item.input;
-        link.textContent = item.message;
-        link.addEventListener('click', function (event) {
-          event.preventDefault();
-          var target = byId(item.input);
-          if (target) target.focus();
-        });
-        li.appendChild(link);
-      } else {
-        li.textContent = item.message;
-      }
-      list.appendChild(li);
-    });
-    box.appendChild(list);
-    box.hidden = false;
-    box.focus();
-  }
-
-  function setFieldError(inputId, message) {
-    var input = byId(inputId);
-    var slot = byId(inputId + '-error');
-    if (!input || !slot) return;
-    if (message) {
-      slot.textContent = message;
-      slot.hidden = false;
-      input.setAttribute('aria-invalid', 'true');
-    } else {
-      slot.textContent = '';
-      slot.hidden = true;
-      input.removeAttribute('aria-invalid');
-    }
+    PageHelpers.showErrors(items, items.length === 1 ? t('oneProblem') : t('manyProblems', { count: items.length }));
   }
 
   function api(method, path, body) {

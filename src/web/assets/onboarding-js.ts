@@ -1,6 +1,6 @@
 /**
  * The KYC onboarding page's script, served as /purchase/assets/onboarding.js (same origin, so the
- * CSP needs no inline script). Plain ES2017. It posts the details form as JSON and each document
+ * CSP needs no inline script) after `PageHelpers` (page-helpers-js.ts). Plain ES2017. It posts the details form as JSON and each document
  * as its own bytes to the page's endpoints, shows a refusal next to the field it names (the
  * users domain's own words), and reloads the page, which the server renders with what is still
  * needed, once a step is stored.
@@ -10,38 +10,10 @@ export const ONBOARDING_JS = String.raw`(function () {
   var root = document.getElementById('onboarding');
   if (!root || !root.dataset.token) return;
   var base = '/onboarding/' + encodeURIComponent(root.dataset.token);
-  function byId(id) { return document.getElementById(id); }
-  function value(id) { var el = byId(id); return el ? el.value.trim() : ''; }
-
-  function setFieldError(id, message) {
-    var input = byId(id);
-    var slot = byId(id + '-error');
-    if (!input || !slot) return;
-    slot.textContent = message || '';
-    slot.hidden = !message;
-    if (message) input.setAttribute('aria-invalid', 'true'); else input.removeAttribute('aria-invalid');
-  }
-
-  function showErrors(items) {
-    var box = byId('errors');
-    box.textContent = '';
-    if (!items.length) { box.hidden = true; return; }
-    var list = document.createElement('ul');
-    items.forEach(function (item) {
-      var li = document.createElement('li');
-      if (item.input) {
-        var link = document.createElement('a');
-        link.href = '#' + item.input;
-        link.textContent = item.message;
-        link.addEventListener('click', function (event) { event.preventDefault(); byId(item.input).focus(); });
-        li.appendChild(link);
-      } else li.textContent = item.message;
-      list.appendChild(li);
-    });
-    box.appendChild(list);
-    box.hidden = false;
-    box.focus();
-  }
+  var byId = PageHelpers.byId;
+  var value = PageHelpers.value;
+  var setFieldError = PageHelpers.setFieldError;
+  var showErrors = PageHelpers.showErrors;
 
   /** fields.residenceAddress.postalCode -> o-residenceAddress-postalCode; fields.x -> o-x. */
   function inputFor(field) {
