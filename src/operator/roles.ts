@@ -23,6 +23,8 @@ export const PERSONAL_TOKEN_PATTERN = /^rop_[A-Za-z0-9_-]{43}$/;
  */
 const ROUTE_ROLES: Record<string, OperatorRole> = {
   'POST /operator/v1/users/:userId/scopes/:scope/review': 'reviewer',
+  // The card reconciliation read books the processor fees it finds (decision 120): a change.
+  'GET /operator/v1/cards/reconciliation': 'admin',
 };
 
 export function requiredRole(method: string, routeUrl: string): OperatorRole {

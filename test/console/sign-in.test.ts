@@ -271,6 +271,14 @@ describe('personal operator API tokens', () => {
       body: JSON.stringify({ advanceSeconds: 1 }),
     });
     expect(write.status).toBe(403);
+    // A read that books fees is an admin's (decision 139).
+    const fees = await fetch(
+      `${t.baseUrl}/operator/v1/cards/reconciliation?from=2026-01-01T00:00:00Z&to=2026-01-02T00:00:00Z`,
+      {
+        headers: operatorHeaders(token),
+      },
+    );
+    expect(fees.status).toBe(403);
     const suId = await operatorId('sue@example.com');
     const { rows } = await t.database.db.query(
       `SELECT action, outcome, operator_id FROM operator_audit WHERE operator_id = $1 AND action LIKE '% /operator/v1/sandbox/clock' ORDER BY id`,
