@@ -21,6 +21,8 @@ export interface RunReport {
 }
 
 const RUN_HEADING = '## Run ';
+/** `npm run bench:console`'s sections (bench/scenarios/console.ts): kept among the runs as theirs are. */
+const KEPT_HEADINGS = [RUN_HEADING, '## Console pages'];
 const FILE_HEADER = `# Benchmark results
 
 Written by \`npm run bench\` (see [README.md](README.md)); newest run first. Figures are only
@@ -143,8 +145,8 @@ export function renderRun(report: RunReport): string {
 export async function prependRun(resultsPath: string, section: string, keptRuns: number): Promise<void> {
   const previous = existsSync(resultsPath) ? await readFile(resultsPath, 'utf8') : '';
   const earlierRuns = previous
-    .split(new RegExp(`^(?=${RUN_HEADING})`, 'm'))
-    .filter((part) => part.startsWith(RUN_HEADING))
+    .split(new RegExp(`^(?=${KEPT_HEADINGS.join('|')})`, 'm'))
+    .filter((part) => KEPT_HEADINGS.some((heading) => part.startsWith(heading)))
     .map((part) => part.trimEnd());
   const runs = [section.trimEnd(), ...earlierRuns].slice(0, keptRuns);
   await writeFile(resultsPath, `${FILE_HEADER}\n${runs.join('\n\n')}\n`);
