@@ -42,16 +42,7 @@ export async function listCallbackDeliveries(
 export async function getCallbackDelivery(ctx: AppContext, deliveryId: string) {
   const row = isId(deliveryId, 'CB') ? await findDelivery(ctx.db, deliveryId) : undefined;
   if (!row) throw callbackErrors.deliveryNotFound();
-  const attempts = await attemptsOf(ctx.db, deliveryId);
-  return {
-    ...deliveryView(row),
-    attemptLog: attempts.map((a) => ({
-      startedAt: a.started_at,
-      statusCode: a.status_code,
-      latencyMs: a.latency_ms,
-      error: a.error,
-    })),
-  };
+  return withAttempts(ctx, row, deliveryId);
 }
 
 /**
@@ -83,6 +74,11 @@ export async function partnerDeliveries(
 export async function partnerDelivery(ctx: AppContext, partnerId: string, deliveryId: string) {
   const row = isId(deliveryId, 'CB') ? await findPartnerDelivery(ctx.db, partnerId, deliveryId) : undefined;
   if (!row) throw callbackErrors.deliveryNotFound();
+  return withAttempts(ctx, row, deliveryId);
+}
+
+/** A delivery's view with every attempt (status code, latency, error) in order. */
+async function withAttempts(ctx: AppContext, row: Parameters<typeof deliveryView>[0], deliveryId: string) {
   const attempts = await attemptsOf(ctx.db, deliveryId);
   return {
     ...deliveryView(row),

@@ -53,71 +53,27 @@ export async function searchConsole(q: Queryable, text: string): Promise<SearchR
 }
 
 async function searchById(q: Queryable, id: string): Promise<SearchResult[] | undefined> {
-  if (isId(id, 'AC')) {
-    const row = await consoleAccount(q, id);
-    return row
-      ? [
-          {
-            kind: 'account',
-            id,
-            summary: `${row.name ?? row.kind} · ${row.status}`,
-            href: `/console/accounts/${id}`,
-          },
-        ]
-      : [];
-  }
-  if (isId(id, 'US')) {
-    const row = await consoleUser(q, id);
-    return row
-      ? [{ kind: 'user', id, summary: `of ${row.owner_account_id}`, href: `/console/users/${id}` }]
-      : [];
-  }
-  if (isId(id, 'WO')) {
-    const row = await findOrder(q, id);
-    return row ? [orderResult(row)] : [];
-  }
-  if (isId(id, 'TF')) {
-    const row = await consoleTransfer(q, id);
-    return row ? [transferResult(row)] : [];
-  }
+  if (isId(id, 'AC')) return found(await consoleAccount(q, id), accountResult);
+  if (isId(id, 'US')) return found(await consoleUser(q, id), userResult);
+  if (isId(id, 'WO')) return found(await findOrder(q, id), orderResult);
+  if (isId(id, 'TF')) return found(await consoleTransfer(q, id), transferResult);
   if (isId(id, 'WA')) {
-    const row = await consoleWallet(q, id);
-    return row
-      ? [
-          {
-            kind: 'wallet',
-            id,
-            summary: `${row.name} of ${row.owner}`,
-            href: ownerHref(row.owner, row.partner_id),
-          },
-        ]
-      : [];
+    return found(await consoleWallet(q, id), (row) =>
+      ownedResult('wallet', id, `${row.name} of ${row.owner}`, row),
+    );
   }
   if (isId(id, 'PA')) {
-    const row = await consolePaymentMethodOwner(q, id);
-    return row
-      ? [
-          {
-            kind: 'payment method',
-            id,
-            summary: `${row.status} · of ${row.owner}`,
-            href: ownerHref(row.owner, row.partner_id),
-          },
-        ]
-      : [];
+    return found(await consolePaymentMethodOwner(q, id), (row) =>
+      ownedResult('payment method', id, `${row.status} · of ${row.owner}`, row),
+    );
   }
   if (isId(id, 'CB')) {
-    const row = await consoleDelivery(q, id);
-    return row
-      ? [
-          {
-            kind: 'callback',
-            id,
-            summary: `${row.status} · ${row.trigger}`,
-            href: `/console/callbacks/${id}`,
-          },
-        ]
-      : [];
+    return found(await consoleDelivery(q, id), (row) => ({
+      kind: 'callback',
+      id,
+      summary: `${row.status} · ${row.trigger}`,
+      href: `/console/callbacks/${id}`,
+    }));
   }
   if (API_KEY.test(id)) {
     const row = await consoleKeyOwner(q, id);
@@ -134,6 +90,14 @@ async function searchById(q: Queryable, id: string): Promise<SearchResult[] | un
   }
   if (RESERVATION.test(id)) return searchReservation(q, id);
   return undefined;
+}
+
+/** An id names one record or none: its result, or no result. */
+function found<Row>(
+  row: Row | undefined | null,
+  result: (row: NonNullable<Row>) => SearchResult,
+): SearchResult[] {
+  return row ? [result(row)] : [];
 }
 
 async function searchReservation(q: Queryable, id: string): Promise<SearchResult[]> {
@@ -161,25 +125,7 @@ async function searchByEmail(q: Queryable, email: string): Promise<SearchResult[
     consoleAccountsByEmail(q, email, EMAIL_MATCHES),
     consoleOrdersByEmail(q, email, EMAIL_MATCHES),
   ]);
-  return [
-    ...accounts.map(
-      (row): SearchResult => ({
-        kind: 'account',
-        id: row.id,
-        summary: `${row.name ?? row.kind} · ${row.status}`,
-        href: `/console/accounts/${row.id}`,
-      }),
-    ),
-    ...users.map(
-      (row): SearchResult => ({
-        kind: 'user',
-        id: row.id,
-        summary: `of ${row.owner_account_id}`,
-        href: `/console/users/${row.id}`,
-      }),
-    ),
-    ...orders.map(orderResult),
-  ];
+  return [...accounts.map(accountResult), ...users.map(userResult), ...orders.map(orderResult)];
 }
 
 async function searchByHash(q: Queryable, hash: string): Promise<SearchResult[]> {
@@ -194,32 +140,56 @@ async function searchByHash(q: Queryable, hash: string): Promise<SearchResult[]>
     .map(transferResult);
 }
 
-function orderResult(row: {
-  id: string;
-  status: string;
-  source_amount: string;
-  source_currency: string;
-  dest_currency: string;
-}): SearchResult {
+function accountResult(row: { id: string; name: string | null; kind: string; status: string }): SearchResult {
   return {
-    kind: 'order',
+    kind: 'account',
     id: row.id,
-    summary: `${row.status} · ${row.source_amount} ${row.source_currency} → ${row.dest_currency}`,
-    href: `/console/orders/${row.id}`,
+    summary: `${row.name ?? row.kind} · ${row.status}`,
+    href: `/console/accounts/${row.id}`,
   };
 }
 
-function transferResult(row: {
+function userResult(row: { id: string; owner_account_id: string }): SearchResult {
+  return {
+    kind: 'user',
+    id: row.id,
+    summary: `of ${row.owner_account_id}`,
+    href: `/console/users/${row.id}`,
+  };
+}
+
+/** A wallet or payment method links to its owner's page. */
+function ownedResult(
+  kind: ResultKind,
+  id: string,
+  summary: string,
+  row: { owner: string; partner_id: string },
+): SearchResult {
+  return { kind, id, summary, href: ownerHref(row.owner, row.partner_id) };
+}
+
+interface MovementRow {
   id: string;
   status: string;
   source_amount: string;
   source_currency: string;
   dest_currency: string;
-}): SearchResult {
+}
+
+function orderResult(row: MovementRow): SearchResult {
+  return movementResult('order', row, `/console/orders/${row.id}`);
+}
+
+function transferResult(row: MovementRow): SearchResult {
+  return movementResult('transfer', row, `/console/transfers/${row.id}`);
+}
+
+/** Orders and transfers read alike: status, what was sent, what it became. */
+function movementResult(kind: ResultKind, row: MovementRow, href: string): SearchResult {
   return {
-    kind: 'transfer',
+    kind,
     id: row.id,
     summary: `${row.status} · ${row.source_amount} ${row.source_currency} → ${row.dest_currency}`,
-    href: `/console/transfers/${row.id}`,
+    href,
   };
 }

@@ -92,12 +92,7 @@ export async function setOperatorRole(
   role: OperatorRole,
   now: Date,
 ): Promise<boolean> {
-  const { rowCount } = await q.query('UPDATE operators SET role = $2, updated_at = $3 WHERE id = $1', [
-    id,
-    role,
-    now,
-  ]);
-  return rowCount === 1;
+  return setOperatorColumn(q, id, 'role', role, now);
 }
 
 export async function setOperatorDisabled(
@@ -106,9 +101,20 @@ export async function setOperatorDisabled(
   disabled: boolean,
   now: Date,
 ): Promise<boolean> {
-  const { rowCount } = await q.query('UPDATE operators SET disabled = $2, updated_at = $3 WHERE id = $1', [
+  return setOperatorColumn(q, id, 'disabled', disabled, now);
+}
+
+/** The column is one of a fixed few named in code, never text from a request. */
+async function setOperatorColumn(
+  q: Queryable,
+  id: string,
+  column: 'role' | 'disabled',
+  value: OperatorRole | boolean,
+  now: Date,
+): Promise<boolean> {
+  const { rowCount } = await q.query(`UPDATE operators SET ${column} = $2, updated_at = $3 WHERE id = $1`, [
     id,
-    disabled,
+    value,
     now,
   ]);
   return rowCount === 1;

@@ -115,15 +115,33 @@ export async function checkSecondFactor(
     await auditSignIn(ctx, ip, 'code', row, 'denied', 'locked');
     return undefined;
   }
-  const seed = openSeed(ctx, row);
-  const step = matchTotp(seed, code.replace(/\s/g, ''), ctx.clock.nowMs(), Number(row.totpLastStep));
-  if (step === undefined || !(await useTotpStep(ctx.db, row.id, step, false))) {
+  return acceptCode(ctx, row, code, ip, 'code');
+}
+
+/**
+ * A code signs in once: its step is used (enrolling turns the seed on with it), a wrong or reused
+ * code counts as a failure. Both are audited under the step that asked.
+ */
+async function acceptCode(
+  ctx: AppContext,
+  row: OperatorRow,
+  code: string,
+  ip: string,
+  stage: 'code' | 'enrol',
+): Promise<SignedInOperator | undefined> {
+  const step = matchTotp(
+    openSeed(ctx, row),
+    code.replace(/\s/g, ''),
+    ctx.clock.nowMs(),
+    Number(row.totpLastStep),
+  );
+  if (step === undefined || !(await useTotpStep(ctx.db, row.id, step, stage === 'enrol'))) {
     await countFailure(ctx, row.email, ip);
-    await auditSignIn(ctx, ip, 'code', row, 'denied', 'code');
+    await auditSignIn(ctx, ip, stage, row, 'denied', 'code');
     return undefined;
   }
   await clearSignInFailures(ctx.db, emailKey(row.email));
-  await auditSignIn(ctx, ip, 'code', row, 'ok');
+  await auditSignIn(ctx, ip, stage, row, 'ok');
   return who(row);
 }
 
@@ -163,20 +181,7 @@ export async function confirmEnrolment(
 ): Promise<SignedInOperator | undefined> {
   const row = await findOperator(ctx.db, operatorId);
   if (!row || row.disabled || row.totpEnabled || !row.totpSealed) return undefined;
-  const step = matchTotp(
-    openSeed(ctx, row),
-    code.replace(/\s/g, ''),
-    ctx.clock.nowMs(),
-    Number(row.totpLastStep),
-  );
-  if (step === undefined || !(await useTotpStep(ctx.db, row.id, step, true))) {
-    await countFailure(ctx, row.email, ip);
-    await auditSignIn(ctx, ip, 'enrol', row, 'denied', 'code');
-    return undefined;
-  }
-  await clearSignInFailures(ctx.db, emailKey(row.email));
-  await auditSignIn(ctx, ip, 'enrol', row, 'ok');
-  return who(row);
+  return acceptCode(ctx, row, code, ip, 'enrol');
 }
 
 /** A new password: the one an admin gave at creation must change at the first sign-in. */

@@ -110,6 +110,10 @@ export async function lockWallet(
   return rows[0];
 }
 
+/** A partner's live wallets, of one owner when $2 is not null; both pages select them so. */
+const LIVE_OF_OWNER = `SELECT ${COLUMNS}, seq FROM wallets
+       WHERE partner_id = $1 AND deleted_at IS NULL AND ($2::text IS NULL OR owner = $2)`;
+
 /** A page of live wallets in creation order; `owner` as in findWallet. */
 export async function pageWallets(
   q: Queryable,
@@ -120,8 +124,7 @@ export async function pageWallets(
 ): Promise<WalletWithBalances[]> {
   const { rows } = await q.query<WalletWithBalances>(
     `WITH selected AS (
-       SELECT ${COLUMNS}, seq FROM wallets
-       WHERE partner_id = $1 AND deleted_at IS NULL AND ($2::text IS NULL OR owner = $2)
+       ${LIVE_OF_OWNER}
        ORDER BY seq OFFSET $3 LIMIT $4)
      ${WITH_BALANCES} ORDER BY w.seq`,
     [partnerId, owner, offset, limit],
@@ -139,8 +142,7 @@ export async function walletPageAfter(
 ): Promise<WalletWithBalances[]> {
   const { rows } = await q.query<WalletWithBalances>(
     `WITH selected AS (
-       SELECT ${COLUMNS}, seq FROM wallets
-       WHERE partner_id = $1 AND deleted_at IS NULL AND ($2::text IS NULL OR owner = $2)
+       ${LIVE_OF_OWNER}
          AND ($3::text IS NULL OR seq > (SELECT seq FROM wallets WHERE id = $3 AND partner_id = $1))
        ORDER BY seq LIMIT $4)
      ${WITH_BALANCES} ORDER BY w.seq`,
