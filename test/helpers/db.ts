@@ -63,7 +63,7 @@ export async function freshDatabase(
  * "last used" (identity/key-usage.ts) moves whatever the request's fate, so "changed nothing"
  * leaves it out.
  */
-const BOOKKEEPING_COLUMNS: Record<string, string[]> = { api_keys: ['last_used_at'] };
+export const BOOKKEEPING_COLUMNS: Record<string, string[]> = { api_keys: ['last_used_at'] };
 
 /** Every table's rows, for "a rejected request changed nothing" assertions. */
 export async function snapshotTables(
